@@ -1,0 +1,243 @@
+//! The `pisa exec` JSON Lines contract and the initial-state files of `pisa run`.
+//!
+//! A case is one JSON object per line:
+//! `{"program": "<assembly>", "activemask": <u32 or "0x..">, "regs": {"%a": [32 values], ...}}`.
+//! Values are u32 integers or `"0x.."` hex strings; predicates 0/1. `activemask` defaults to
+//! `0xffffffff`; `regs` defaults to `{}`; any other field is an error. The answer is
+//! `{"regs": {"%name": [32 integers], ...}}` with every register of the program (declared or
+//! given), sorted by name, or an error message that says where the problem is.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use crate::asm::{assemble, Pos, Program, SPECIAL_REGS};
+use crate::backend::SubgroupBackend;
+use crate::interp::{run, Event, RunOptions, RunStats};
+use crate::op::{RegKind, Warp, LANES};
+
+/// Initial state of a run: `%activemask` and register values (names without `%`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InitialState {
+    pub activemask: u32,
+    pub regs: BTreeMap<String, Warp>,
+}
+
+impl Default for InitialState {
+    fn default() -> Self {
+        InitialState { activemask: u32::MAX, regs: BTreeMap::new() }
+    }
+}
+
+/// Parses a JSON value as a u32 (integer or `"0x.."` string); `what` names it in errors.
+pub fn parse_u32(v: &Value, what: &str) -> Result<u32, String> {
+    match v {
+        Value::Number(n) => n
+            .as_u64()
+            .and_then(|x| u32::try_from(x).ok())
+            .ok_or_else(|| format!("{what}: {n} is not a 32-bit unsigned integer (0..=4294967295)")),
+        Value::String(s) => {
+            let hex = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).ok_or_else(|| {
+                format!("{what}: string {s:?} is not a hex value (write \"0x...\" or a plain integer)")
+            })?;
+            let digits: String = hex.chars().filter(|&c| c != '_').collect();
+            if digits.is_empty() || digits.len() > 8 {
+                return Err(format!("{what}: {s:?} is not a 32-bit hex value"));
+            }
+            u32::from_str_radix(&digits, 16).map_err(|_| format!("{what}: {s:?} is not a valid hex value"))
+        }
+        other => Err(format!("{what}: expected an integer or \"0x..\" string, found {}", kind(other))),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Parses `activemask` and `regs` out of a JSON object; `allowed` lists the other accepted keys.
+pub fn parse_state(obj: &Map<String, Value>, allowed: &[&str]) -> Result<InitialState, String> {
+    for k in obj.keys() {
+        if k != "activemask" && k != "regs" && !allowed.contains(&k.as_str()) {
+            let mut all: Vec<&str> = allowed.to_vec();
+            all.extend(["activemask", "regs"]);
+            return Err(format!("unknown field {k:?} (expected {})", all.join(", ")));
+        }
+    }
+    let mut st = InitialState::default();
+    if let Some(m) = obj.get("activemask") {
+        st.activemask = parse_u32(m, "activemask")?;
+    }
+    match obj.get("regs") {
+        None => {}
+        Some(Value::Object(regs)) => {
+            for (name, vals) in regs {
+                let what = format!("regs[{name:?}]");
+                let bare = name
+                    .strip_prefix('%')
+                    .ok_or_else(|| format!("{what}: register names start with '%'"))?;
+                let valid = bare.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+                if !valid {
+                    return Err(format!("{what}: not a valid register name"));
+                }
+                if SPECIAL_REGS.contains(&bare) {
+                    return Err(format!("{what}: '%{bare}' is a special register; set %activemask with the \"activemask\" field"));
+                }
+                let Value::Array(arr) = vals else {
+                    return Err(format!("{what}: expected an array of {LANES} values, found {}", kind(vals)));
+                };
+                if arr.len() != LANES {
+                    return Err(format!("{what}: expected {LANES} values (one per lane), found {}", arr.len()));
+                }
+                let mut w = [0u32; LANES];
+                for (i, v) in arr.iter().enumerate() {
+                    w[i] = parse_u32(v, &format!("{what}[{i}]"))?;
+                }
+                st.regs.insert(bare.to_string(), w);
+            }
+        }
+        Some(other) => return Err(format!("regs: expected an object of register arrays, found {}", kind(other))),
+    }
+    Ok(st)
+}
+
+/// Builds the register file of `prog` from `st`, checking values against declared types.
+pub fn register_file(prog: &Program, st: &InitialState) -> Result<Vec<Warp>, String> {
+    prog.regs
+        .iter()
+        .map(|r| {
+            let Some(vals) = st.regs.get(&r.name) else { return Ok([0; LANES]) };
+            let max = r.kind.max_value();
+            if let Some((lane, v)) = vals.iter().enumerate().find(|(_, v)| **v > max) {
+                let ty = if r.kind == RegKind::Pred { "a .pred (0 or 1)".to_string() } else { format!("a {} register", r.kind.name()) };
+                return Err(format!("regs[\"%{}\"][{lane}]: {v:#x} does not fit {ty}", r.name));
+            }
+            Ok(*vals)
+        })
+        .collect()
+}
+
+/// The answer object `{"regs": {...}}` for a finished run.
+pub fn regs_json(prog: &Program, regs: &[Warp]) -> Value {
+    let mut m = Map::new();
+    for (r, vals) in prog.regs.iter().zip(regs) {
+        m.insert(format!("%{}", r.name), Value::Array(vals.iter().map(|&v| Value::from(v)).collect()));
+    }
+    let mut out = Map::new();
+    out.insert("regs".into(), Value::Object(m));
+    Value::Object(out)
+}
+
+/// Why a case could not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CaseError {
+    /// The text is not valid JSON, at `line:column` of the text.
+    Json { line: usize, column: usize, message: String },
+    /// The case's fields or register values are wrong.
+    State(String),
+    /// The program failed to assemble or run, at `pos` in the program text.
+    Program { pos: Pos, message: String },
+}
+
+/// Where a case's JSON came from, for error locations.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// Line `n` of a JSON Lines stream named `name` (`stdin`).
+    Line(&'a str, usize),
+    /// A whole JSON file.
+    File(&'a str),
+}
+
+impl CaseError {
+    /// The message with locations: `input` is where the JSON came from, `program` names the
+    /// program text (`None`: it came inside the JSON as `"program"`).
+    pub fn render(&self, input: Source<'_>, program: Option<&str>) -> String {
+        let input_name = match input {
+            Source::Line(name, n) => format!("{name}:{n}"),
+            Source::File(name) => name.to_string(),
+        };
+        match self {
+            CaseError::Json { line, column, message } => match input {
+                Source::Line(name, n) => format!("{name}:{n}:{column}: invalid JSON: {message}"),
+                Source::File(name) => format!("{name}:{line}:{column}: invalid JSON: {message}"),
+            },
+            CaseError::State(m) => format!("{input_name}: {m}"),
+            CaseError::Program { pos, message } => match program {
+                None => format!("{input_name}: program:{pos}: {message}"),
+                Some(file) => format!("{file}:{pos}: {message}"),
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for CaseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CaseError::Json { line, column, message } => write!(f, "{line}:{column}: invalid JSON: {message}"),
+            CaseError::State(m) => f.write_str(m),
+            CaseError::Program { pos, message } => write!(f, "program:{pos}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for CaseError {}
+
+/// A finished case: the checked program, its final registers and run statistics.
+pub struct CaseRun {
+    pub program: Program,
+    pub regs: Vec<Warp>,
+    pub stats: RunStats,
+}
+
+/// Assembles and runs `src` from state `st`.
+pub fn run_source<B: SubgroupBackend + ?Sized>(
+    src: &str,
+    st: &InitialState,
+    backend: &mut B,
+    opts: &RunOptions,
+    observer: &mut dyn FnMut(&Event<'_>),
+) -> Result<CaseRun, CaseError> {
+    let externals: Vec<&str> = st.regs.keys().map(String::as_str).collect();
+    let program = assemble(src, &externals).map_err(|e| CaseError::Program { pos: e.pos, message: e.message })?;
+    let mut regs = register_file(&program, st).map_err(CaseError::State)?;
+    let stats = run(&program, &mut regs, st.activemask, backend, opts, observer)
+        .map_err(|e| CaseError::Program { pos: e.pos, message: e.message })?;
+    Ok(CaseRun { program, regs, stats })
+}
+
+/// Parses a JSON text as an object (for cases and state files).
+pub fn parse_object(text: &str) -> Result<Map<String, Value>, CaseError> {
+    let v: Value = serde_json::from_str(text)
+        .map_err(|e| CaseError::Json { line: e.line(), column: e.column(), message: strip_position(&e.to_string()) })?;
+    match v {
+        Value::Object(obj) => Ok(obj),
+        other => Err(CaseError::State(format!("expected a JSON object, found {}", kind(&other)))),
+    }
+}
+
+/// Runs one JSON Lines case and returns the answer object `{"regs": ...}`.
+pub fn exec_case<B: SubgroupBackend + ?Sized>(line: &str, backend: &mut B, opts: &RunOptions) -> Result<Value, CaseError> {
+    let obj = parse_object(line)?;
+    let st = parse_state(&obj, &["program"]).map_err(CaseError::State)?;
+    let src = match obj.get("program") {
+        Some(Value::String(s)) => s,
+        Some(other) => return Err(CaseError::State(format!("program: expected a string, found {}", kind(other)))),
+        None => return Err(CaseError::State("missing field \"program\"".into())),
+    };
+    let done = run_source(src, &st, backend, opts, &mut |_| {})?;
+    Ok(regs_json(&done.program, &done.regs))
+}
+
+fn strip_position(msg: &str) -> String {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}

