@@ -21,6 +21,7 @@ pub mod ired;
 pub mod literal;
 pub mod op;
 pub mod perf;
+pub mod quadrants;
 pub mod redfirstidx;
 pub mod shfl;
 pub mod simd;
