@@ -24,6 +24,8 @@ enum Cmd {
     Run(cmd::run::Args),
     /// Measure warp-ops per second of the model against the lane-by-lane baseline.
     Bench(cmd::bench::Args),
+    /// Write the unit's Verilog (one file per module) and a manifest.
+    Emit(cmd::emit::Args),
 }
 
 /// A command's failure: the message and the exit status.
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Cmd::Exec(a) => cmd::exec::main(a),
         Cmd::Run(a) => cmd::run::main(a),
         Cmd::Bench(a) => cmd::bench::main(a),
+        Cmd::Emit(a) => cmd::emit::main(a),
     };
     match r {
         Ok(code) => code,

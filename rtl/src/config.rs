@@ -1,0 +1,176 @@
+//! The unit's build parameters, read from TOML.
+//!
+//! ```toml
+//! lanes = 32          # 4, 8, 16 or 32 (default 32)
+//! pipeline = 2        # register stages, 0 (combinational) ..= log2(lanes) (default 0)
+//! # pipeline_at = [3, 5]   # optional: exact stage boundaries (see below)
+//! ```
+//!
+//! A stage boundary `b` in `1..=log2(lanes)` is a register after tree level `b` of the crossbar
+//! and of the reduction tree; boundary `log2(lanes)` registers the unit's outputs. With only a
+//! count, the boundaries are spread evenly and always include the outputs:
+//! `round(j * log2(lanes) / pipeline)` for `j = 1..=pipeline`. The latency in cycles is the
+//! number of boundaries.
+
+use serde::{Deserialize, Serialize};
+
+/// Why a configuration is rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{origin}: {message}")]
+    Invalid { origin: String, message: String },
+}
+
+/// The build parameters of one unit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitConfig {
+    #[serde(default = "default_lanes")]
+    pub lanes: usize,
+    #[serde(default)]
+    pub pipeline: usize,
+    #[serde(default)]
+    pub pipeline_at: Option<Vec<usize>>,
+}
+
+fn default_lanes() -> usize {
+    32
+}
+
+impl Default for UnitConfig {
+    fn default() -> Self {
+        UnitConfig { lanes: 32, pipeline: 0, pipeline_at: None }
+    }
+}
+
+impl UnitConfig {
+    /// A validated configuration with `lanes` lanes and `pipeline` evenly spread stages.
+    pub fn new(lanes: usize, pipeline: usize) -> Result<Self, ConfigError> {
+        let c = UnitConfig { lanes, pipeline, pipeline_at: None };
+        c.validate("config")?;
+        Ok(c)
+    }
+
+    /// Parses and validates TOML text; `origin` (a file name) prefixes error messages, which
+    /// carry the TOML `line:col` for syntax errors.
+    pub fn from_toml(text: &str, origin: &str) -> Result<Self, ConfigError> {
+        let c: UnitConfig = toml::from_str(text).map_err(|e| {
+            let at = e
+                .span()
+                .map(|s| {
+                    let line = text[..s.start].matches('\n').count() + 1;
+                    let col = s.start - text[..s.start].rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
+                    format!("{origin}:{line}:{col}")
+                })
+                .unwrap_or_else(|| origin.to_string());
+            ConfigError::Invalid { origin: at, message: e.message().to_string() }
+        })?;
+        c.validate(origin)?;
+        Ok(c)
+    }
+
+    fn validate(&self, origin: &str) -> Result<(), ConfigError> {
+        let bad = |m: String| Err(ConfigError::Invalid { origin: origin.into(), message: m });
+        if ![4, 8, 16, 32].contains(&self.lanes) {
+            return bad(format!("lanes = {} is not supported (use 4, 8, 16 or 32)", self.lanes));
+        }
+        let k = self.log2_lanes();
+        match &self.pipeline_at {
+            None => {
+                if self.pipeline > k {
+                    return bad(format!("pipeline = {} is more than one register per tree level (at most {k} for {} lanes)", self.pipeline, self.lanes));
+                }
+            }
+            Some(at) => {
+                if self.pipeline != 0 && self.pipeline != at.len() {
+                    return bad(format!("pipeline = {} but pipeline_at lists {} boundaries", self.pipeline, at.len()));
+                }
+                let mut seen = [false; 6];
+                for &b in at {
+                    if b == 0 || b > k {
+                        return bad(format!("pipeline_at: boundary {b} is not a tree level (1..={k} for {} lanes)", self.lanes));
+                    }
+                    if seen[b] {
+                        return bad(format!("pipeline_at: boundary {b} is listed twice"));
+                    }
+                    seen[b] = true;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `log2(lanes)`: the number of tree levels.
+    pub fn log2_lanes(&self) -> usize {
+        self.lanes.trailing_zeros() as usize
+    }
+
+    /// `stages()[b]` is true when a register follows tree level `b` (index 0 unused).
+    pub fn stages(&self) -> [bool; 6] {
+        let k = self.log2_lanes();
+        let mut s = [false; 6];
+        match &self.pipeline_at {
+            Some(at) => at.iter().for_each(|&b| s[b] = true),
+            None => {
+                for j in 1..=self.pipeline {
+                    // round(j * k / p), half up
+                    s[(2 * j * k + self.pipeline) / (2 * self.pipeline)] = true;
+                }
+            }
+        }
+        s
+    }
+
+    /// Clock cycles from `valid_i` to `valid_o`.
+    pub fn latency(&self) -> usize {
+        self.stages().iter().filter(|&&b| b).count()
+    }
+
+    /// A short name: `l32_p2` (`_at3_5` when placed explicitly).
+    pub fn tag(&self) -> String {
+        match &self.pipeline_at {
+            None => format!("l{}_p{}", self.lanes, self.pipeline),
+            Some(at) => format!("l{}_at{}", self.lanes, at.iter().map(|b| b.to_string()).collect::<Vec<_>>().join("_")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn even_placement_includes_the_outputs() {
+        let at = |l, p| {
+            let s = UnitConfig::new(l, p).unwrap().stages();
+            (1..6).filter(|&b| s[b]).collect::<Vec<_>>()
+        };
+        assert_eq!(at(32, 0), Vec::<usize>::new());
+        assert_eq!(at(32, 1), vec![5]);
+        assert_eq!(at(32, 2), vec![3, 5]);
+        assert_eq!(at(32, 3), vec![2, 3, 5]);
+        assert_eq!(at(32, 5), vec![1, 2, 3, 4, 5]);
+        assert_eq!(at(4, 2), vec![1, 2]);
+        assert_eq!(UnitConfig::new(32, 3).unwrap().latency(), 3);
+    }
+
+    #[test]
+    fn errors_name_the_problem_and_the_place() {
+        let e = UnitConfig::from_toml("lanes = 32\npipeline = 9\n", "unit.toml").unwrap_err();
+        assert_eq!(e.to_string(), "unit.toml: pipeline = 9 is more than one register per tree level (at most 5 for 32 lanes)");
+        let e = UnitConfig::from_toml("lanes = 12\n", "unit.toml").unwrap_err();
+        assert_eq!(e.to_string(), "unit.toml: lanes = 12 is not supported (use 4, 8, 16 or 32)");
+        let e = UnitConfig::from_toml("lanes = 32\nlaness = 4\n", "unit.toml").unwrap_err();
+        assert!(e.to_string().starts_with("unit.toml:2:1: unknown field `laness`"), "{e}");
+        let e = UnitConfig::from_toml("lanes = \"many\"\n", "unit.toml").unwrap_err();
+        assert!(e.to_string().starts_with("unit.toml:1:9: invalid type"), "{e}");
+        let e = UnitConfig::from_toml("pipeline_at = [0, 5]\n", "u.toml").unwrap_err();
+        assert_eq!(e.to_string(), "u.toml: pipeline_at: boundary 0 is not a tree level (1..=5 for 32 lanes)");
+        let e = UnitConfig::from_toml("pipeline_at = [5, 5]\n", "u.toml").unwrap_err();
+        assert_eq!(e.to_string(), "u.toml: pipeline_at: boundary 5 is listed twice");
+        let c = UnitConfig::from_toml("pipeline_at = [1, 5]\n", "u.toml").unwrap();
+        assert_eq!(c.latency(), 2);
+        assert_eq!(c.tag(), "l32_at1_5");
+        assert_eq!(UnitConfig::from_toml("", "u.toml").unwrap(), UnitConfig::default());
+    }
+}

@@ -1,0 +1,374 @@
+//! Verilog emission: rust-hdl's generator, then a cleaning pass, then one file per module.
+//!
+//! rust-hdl writes one module per *instance*, names them by hierarchy path (`top$r1$0`), uses `$`
+//! in identifiers, and writes offsets as sized literals (`o[(64'h20)+:(32)]`). [`Design::from_block`]
+//! turns that into what an FPGA engineer expects:
+//!
+//! * modules with identical bodies are merged into one module *type*, named from the
+//!   caller's table (`pisa_sg_pipe_reg_w32`); the top becomes the requested name — no `top`;
+//! * `$` in identifiers becomes `_` (a collision is an error, never a silent rename);
+//! * constant index and part-select expressions are folded to decimals (`src1_i[104+:5]`);
+//! * every module gets a header (what it computes, its latency, the spec section) and the
+//!   documented lint waivers the caller lists (each with its reason beside it).
+//!
+//! The cleaned text is what the lint, co-simulation and formal checks run on.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use regex::Regex;
+use rust_hdl::prelude::*;
+use sha2::{Digest, Sha256};
+
+/// What went wrong while emitting.
+#[derive(Debug, thiserror::Error)]
+pub enum EmitError {
+    #[error("the rust-hdl design failed its connectivity check: {0}")]
+    Check(String),
+    #[error("unexpected rust-hdl output: {0}")]
+    Parse(String),
+    #[error("renaming identifier '{from}' to '{to}' in module {module} would collide with an existing name")]
+    Collision { module: String, from: String, to: String },
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{0} exists and was not written by a previous `pisa emit` (not in its manifest.json); refusing to overwrite it")]
+    NotOurs(PathBuf),
+}
+
+/// How to name and document one kind of module.
+#[derive(Clone, Debug)]
+pub struct ModuleKind {
+    /// Verilog module name (a width suffix is added when one kind has several bodies).
+    pub name: String,
+    /// Header comment: what it computes, latency, spec section.
+    pub doc: String,
+    /// `(signal name regex, reason)`: declarations wrapped in a Verilator lint waiver.
+    pub waivers: Vec<(String, String)>,
+    /// Suffix the name with the width of input `d_i` (`_w32`), for registers of many widths.
+    pub width_named: bool,
+}
+
+/// One cleaned module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Module {
+    pub name: String,
+    pub text: String,
+    /// Port names in declaration order.
+    pub ports: Vec<String>,
+}
+
+/// A cleaned design: modules, top first.
+#[derive(Clone, Debug)]
+pub struct Design {
+    pub top: String,
+    pub modules: Vec<Module>,
+}
+
+struct RawModule {
+    path: String,
+    body: String,
+}
+
+fn split_modules(text: &str) -> Result<Vec<RawModule>, EmitError> {
+    let head = Regex::new(r"(?m)^module ([^\s(]+)\(").expect("regex");
+    let mut out = Vec::new();
+    for m in head.captures_iter(text) {
+        let path = m[1].to_string();
+        let start = m.get(0).map(|x| x.start()).unwrap_or(0);
+        let end_tag = format!("endmodule // {path}");
+        let end = text[start..]
+            .find(&end_tag)
+            .ok_or_else(|| EmitError::Parse(format!("no `{end_tag}`")))?;
+        out.push(RawModule { path, body: text[start..start + end].to_string() });
+    }
+    if out.is_empty() {
+        return Err(EmitError::Parse("no module found".into()));
+    }
+    Ok(out)
+}
+
+/// Evaluates a constant integer expression of decimals, sized literals, `+ - *` and parentheses.
+fn eval_const(text: &str) -> Option<i128> {
+    let lit = Regex::new(r"^\d+'([hbd])([0-9a-fA-F_]+)").expect("regex");
+    let mut toks: Vec<String> = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        let c = rest.chars().next()?;
+        if c.is_whitespace() {
+            rest = &rest[1..];
+        } else if "+-*()".contains(c) {
+            toks.push(c.to_string());
+            rest = &rest[1..];
+        } else if let Some(m) = lit.captures(rest) {
+            let radix = match &m[1] {
+                "h" => 16,
+                "b" => 2,
+                _ => 10,
+            };
+            toks.push(i128::from_str_radix(&m[2].replace('_', ""), radix).ok()?.to_string());
+            rest = &rest[m.get(0)?.end()..];
+        } else if c.is_ascii_digit() {
+            let n = rest.find(|ch: char| !ch.is_ascii_digit()).unwrap_or(rest.len());
+            toks.push(rest[..n].to_string());
+            rest = &rest[n..];
+        } else {
+            return None;
+        }
+    }
+    fn expr(t: &[String], i: &mut usize) -> Option<i128> {
+        let mut v = term(t, i)?;
+        while *i < t.len() && (t[*i] == "+" || t[*i] == "-") {
+            let op = t[*i].clone();
+            *i += 1;
+            let r = term(t, i)?;
+            v = if op == "+" { v + r } else { v - r };
+        }
+        Some(v)
+    }
+    fn term(t: &[String], i: &mut usize) -> Option<i128> {
+        let mut v = atom(t, i)?;
+        while *i < t.len() && t[*i] == "*" {
+            *i += 1;
+            v *= atom(t, i)?;
+        }
+        Some(v)
+    }
+    fn atom(t: &[String], i: &mut usize) -> Option<i128> {
+        let tok = t.get(*i)?.clone();
+        *i += 1;
+        if tok == "(" {
+            let v = expr(t, i)?;
+            if t.get(*i)? != ")" {
+                return None;
+            }
+            *i += 1;
+            Some(v)
+        } else {
+            tok.parse().ok()
+        }
+    }
+    let mut i = 0;
+    let v = expr(&toks, &mut i)?;
+    (i == toks.len()).then_some(v)
+}
+
+/// Folds constant expressions inside `[...]` (bit selects and `+:` part selects).
+fn fold_indices(body: &str) -> String {
+    let part = Regex::new(r"\[\(([^\[\]]*?)\)\+:\((\d+)\)\]").expect("regex");
+    let body = part.replace_all(body, |c: &regex::Captures| match eval_const(&c[1]) {
+        Some(v) => format!("[{v}+:{}]", &c[2]),
+        None => c[0].to_string(),
+    });
+    let bit = Regex::new(r"\[([^\[\]:]*?)\]").expect("regex");
+    let mut body = bit
+        .replace_all(&body, |c: &regex::Captures| match eval_const(&c[1]) {
+            Some(v) if c[1].contains('\'') || c[1].contains(['*', '+', '(']) => format!("[{v}]"),
+            _ => c[0].to_string(),
+        })
+        .into_owned();
+    // a select of a select (a struct field sliced again) is not Verilog-2005: fold the chain
+    let chain = Regex::new(r"\[(\d+)\+:(\d+)\]\[(\d+)(?:\+:(\d+))?\]").expect("regex");
+    loop {
+        let next = chain
+            .replace_all(&body, |c: &regex::Captures| {
+                let base: usize = c[1].parse().unwrap_or(0);
+                let inner: usize = c[3].parse().unwrap_or(0);
+                match c.get(4) {
+                    Some(w) => format!("[{}+:{}]", base + inner, w.as_str()),
+                    None => format!("[{}]", base + inner),
+                }
+            })
+            .into_owned();
+        if next == body {
+            return body;
+        }
+        body = next;
+    }
+}
+
+/// Width of the input port `d_i` (1 if scalar, 0 if absent).
+fn d_width(body: &str) -> usize {
+    let re = Regex::new(r"input wire\s+(?:\[(\d+):0\]\s*)?d_i;").expect("regex");
+    match re.captures(body) {
+        Some(c) => c.get(1).and_then(|m| m.as_str().parse::<usize>().ok()).map(|h| h + 1).unwrap_or(1),
+        None => 0,
+    }
+}
+
+/// Replaces `$` inside identifiers by `_`, refusing collisions.
+fn rename_dollars(module: &str, body: &str) -> Result<String, EmitError> {
+    let ident = Regex::new(r"[A-Za-z_][A-Za-z0-9_$]*").expect("regex");
+    let existing: std::collections::HashSet<&str> = ident.find_iter(body).map(|m| m.as_str()).collect();
+    let mut map: HashMap<String, String> = HashMap::new();
+    for id in existing.iter().filter(|i| i.contains('$')) {
+        let to = id.replace('$', "_");
+        if existing.contains(to.as_str()) {
+            return Err(EmitError::Collision { module: module.into(), from: id.to_string(), to });
+        }
+        map.insert(id.to_string(), to);
+    }
+    let out = ident.replace_all(body, |c: &regex::Captures| map.get(&c[0]).cloned().unwrap_or_else(|| c[0].to_string()));
+    // two distinct `$` names must not become one
+    let targets: std::collections::HashSet<&String> = map.values().collect();
+    if targets.len() != map.len() {
+        return Err(EmitError::Collision { module: module.into(), from: "<several>".into(), to: "<same>".into() });
+    }
+    Ok(out.into_owned())
+}
+
+impl Design {
+    /// Emits `block` and cleans the text. `kind(path_segment)` names and documents the module
+    /// whose hierarchy path ends in that field name (`""` for the top); `top` names the top.
+    pub fn from_block<B: Block>(block: &B, kind: &dyn Fn(&str) -> ModuleKind) -> Result<Design, EmitError> {
+        rust_hdl::core::check_error::check_all(block).map_err(|e| EmitError::Check(format!("{e:?}")))?;
+        let raw = split_modules(&generate_verilog_unchecked(block))?;
+        // leaves first: a module's body is final once its children are named
+        let mut order: Vec<usize> = (0..raw.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(raw[i].path.matches('$').count()));
+        let mut name_of: HashMap<String, String> = HashMap::new();
+        let mut by_body: HashMap<String, String> = HashMap::new();
+        let mut used: HashMap<String, usize> = HashMap::new();
+        let mut modules: BTreeMap<String, (String, ModuleKind)> = BTreeMap::new();
+        let inst = Regex::new(r"(?m)^(\s*)(\S+) (\S+)\(\s*$").expect("regex");
+        for &i in &order {
+            let RawModule { path, body } = &raw[i];
+            // the field name this module instance sits in (skip array indices)
+            let segment = path.split('$').rev().find(|s| s.parse::<usize>().is_err()).unwrap_or("");
+            let segment = if path == "top" { "" } else { segment };
+            let k = kind(segment);
+            // child references -> their final names
+            let body = inst.replace_all(body, |c: &regex::Captures| match name_of.get(&c[2]) {
+                Some(n) => format!("{}{} {}(", &c[1], n, &c[3]),
+                None => c[0].to_string(),
+            });
+            let body = body.replacen(&format!("module {path}("), "module @NAME@(", 1);
+            let body = fold_indices(&body);
+            let body = rename_dollars(&k.name, &body)?;
+            let base = if k.width_named { format!("{}_w{}", k.name, d_width(&body)) } else { k.name.clone() };
+            let name = match by_body.get(&body) {
+                Some(n) => n.clone(),
+                None => {
+                    let n = used.entry(base.clone()).or_insert(0);
+                    *n += 1;
+                    let name = if *n == 1 { base.clone() } else { format!("{base}_v{n}") };
+                    by_body.insert(body.clone(), name.clone());
+                    modules.insert(name.clone(), (body.clone(), k.clone()));
+                    name
+                }
+            };
+            name_of.insert(path.clone(), name);
+        }
+        let top = name_of.get("top").cloned().ok_or_else(|| EmitError::Parse("no top module".into()))?;
+        let mut out = Vec::new();
+        let port_re = Regex::new(r"(?m)^\s*(?:input|output|inout) (?:wire|reg)\s+(?:signed\s+)?(?:\[[^\]]*\]\s*)?([A-Za-z_][A-Za-z0-9_]*);").expect("regex");
+        for (name, (body, k)) in &modules {
+            let mut text = body.replace("@NAME@", name);
+            for (sig, reason) in &k.waivers {
+                let decl = Regex::new(&format!(r"(?m)^(\s*)((?:input|output|reg|wire)[^;\n]*\b(?:{sig})\s*;)")).expect("regex");
+                text = decl
+                    .replace_all(&text, |c: &regex::Captures| {
+                        format!(
+                            "{0}// Lint waiver: {reason}\n{0}/* verilator lint_off UNUSEDSIGNAL */\n{0}{1}\n{0}/* verilator lint_on UNUSEDSIGNAL */",
+                            &c[1], &c[2]
+                        )
+                    })
+                    .into_owned();
+            }
+            let ports = port_re.captures_iter(&text).map(|c| c[1].to_string()).collect();
+            let mut header = String::new();
+            for line in k.doc.lines() {
+                let _ = writeln!(header, "// {line}").map(|_| ());
+            }
+            let text = format!("{header}{}endmodule // {name}\n", text.trim_start_matches('\n'));
+            out.push(Module { name: name.clone(), text, ports });
+        }
+        out.sort_by_key(|m| (m.name != top, m.name.clone()));
+        Ok(Design { top, modules: out })
+    }
+
+    /// All modules in one text (top first).
+    pub fn combined(&self) -> String {
+        self.modules.iter().map(|m| m.text.as_str()).collect::<Vec<_>>().join("\n")
+    }
+
+    /// Writes `<module>.v` per module and `manifest.json` into `dir`. An existing `dir` must be
+    /// empty or a previous emission (it has a `manifest.json`): the files that manifest lists are
+    /// replaced, anything else is left alone, and a file this emission would overwrite that the
+    /// old manifest does not list is an error.
+    pub fn write(&self, dir: &Path, manifest_extra: serde_json::Value) -> Result<Vec<PathBuf>, EmitError> {
+        fn io(path: &Path) -> impl Fn(std::io::Error) -> EmitError + '_ {
+            move |source| EmitError::Io { path: path.to_path_buf(), source }
+        }
+        if dir.exists() {
+            let manifest = dir.join("manifest.json");
+            let empty = std::fs::read_dir(dir).map_err(io(dir))?.next().is_none();
+            if !empty && !manifest.exists() {
+                return Err(EmitError::NotOurs(dir.to_path_buf()));
+            }
+            let ours: Vec<String> = if manifest.exists() {
+                let text = std::fs::read_to_string(&manifest).map_err(io(&manifest))?;
+                let v: serde_json::Value = serde_json::from_str(&text).map_err(|_| EmitError::NotOurs(dir.to_path_buf()))?;
+                v["modules"].as_array().map(|a| a.iter().filter_map(|m| m["file"].as_str().map(String::from)).collect()).unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            for m in &self.modules {
+                let f = format!("{}.v", m.name);
+                if dir.join(&f).exists() && !ours.contains(&f) {
+                    return Err(EmitError::NotOurs(dir.join(f)));
+                }
+            }
+            for f in &ours {
+                let p = dir.join(f);
+                if p.exists() {
+                    std::fs::remove_file(&p).map_err(io(&p))?;
+                }
+            }
+        }
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let mut files = Vec::new();
+        let mut listed = Vec::new();
+        for m in &self.modules {
+            let p = dir.join(format!("{}.v", m.name));
+            std::fs::write(&p, &m.text).map_err(io(&p))?;
+            listed.push(serde_json::json!({
+                "module": m.name,
+                "file": format!("{}.v", m.name),
+                "sha256": format!("{:x}", Sha256::digest(m.text.as_bytes())),
+                "ports": m.ports,
+            }));
+            files.push(p);
+        }
+        let mut manifest = serde_json::json!({ "top": self.top, "modules": listed });
+        if let (Some(m), serde_json::Value::Object(extra)) = (manifest.as_object_mut(), manifest_extra) {
+            m.extend(extra);
+        }
+        let p = dir.join("manifest.json");
+        let text = serde_json::to_string_pretty(&manifest).unwrap_or_default();
+        std::fs::write(&p, text + "\n").map_err(io(&p))?;
+        files.push(p);
+        Ok(files)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constant_folding() {
+        assert_eq!(eval_const("3 * 32'h20 + 32'h8"), Some(104));
+        assert_eq!(eval_const("(2 * 5 + 1) * 32'h20"), Some(352));
+        assert_eq!(eval_const("64'h40"), Some(64));
+        assert_eq!(eval_const("sel_i"), None);
+        assert_eq!(fold_indices("a[(3 * 32'h20)+:(32)] b[32'h4] c[x] d[(64'h20)+:(32)] e[31:0]"), "a[96+:32] b[4] c[x] d[32+:32] e[31:0]");
+        assert_eq!(fold_indices("a_i[(64'h4)+:(32)][(16)+:(16)] b[(64'h4)+:(32)][32'h1f]"), "a_i[20+:16] b[35]");
+    }
+
+    #[test]
+    fn dollar_renames_and_collisions() {
+        assert_eq!(rename_dollars("m", "reg a$0; x = a$0 + $signed(b);").unwrap(), "reg a_0; x = a_0 + $signed(b);");
+        assert!(rename_dollars("m", "reg a$0; reg a_0;").is_err());
+    }
+}

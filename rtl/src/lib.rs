@@ -1,0 +1,17 @@
+//! # pisa-rtl — the PISA sub-group communication unit in rust-hdl
+//!
+//! Blocks: [`xbar::ShflXbar`] (shuffle crossbar), the reduction tree, the priority encoder and
+//! the unit that decodes `op_i` and combines them. [`emit`] writes lint-clean Verilog, one file per
+//! module.
+
+pub mod bus;
+pub mod config;
+pub mod design;
+pub mod emit;
+pub mod lzc;
+pub mod prims;
+pub mod reduce;
+pub mod unit;
+pub mod xbar;
+
+pub use config::{ConfigError, UnitConfig};

@@ -1,0 +1,705 @@
+//! `pisa_sg_reduce` — the reduction tree of `fred` and `ired` (PISA §7.1, §7.2).
+//!
+//! ```text
+//!  src0_i[lane] ─► leaf (key transform, NaN/valid flags per 16-bit half) ─┐
+//!                                                     ...  N leaves       ├─► node ─► ... log2(N) levels
+//!  op_i ─► decode (ctl) ─────────────────────────────────────────────────┘      ─► root ─► result_o
+//! ```
+//! One comparator set serves every ordering: the leaf maps each value to an unsigned key —
+//! floats by the sign-magnitude to biased transform (negative: all bits inverted; positive: sign
+//! bit set), signed integers by flipping the sign bit, `absmax` by taking the magnitude — and the
+//! nodes keep the smaller or larger key. The datapath is split at bit 16: each node compares both
+//! halves separately and either combines them into a 32-bit order or lets them decide on their own
+//! (packed `hfx2`/`bfx2` and 16-bit types). Each half carries a valid flag (a participating
+//! non-NaN value is present) and a NaN flag; the root decodes the key, substitutes the canonical
+//! NaN (0x7FFFFFFF / 0x7FFF per half) where the NaN rule asks, and zero-extends 16-bit results.
+//! `sum`/`and`/`or`/`xor` use the same tree with the node's adder or bitwise unit.
+//!
+//! Latency: combinational, plus one cycle per enabled stage boundary `1 <= b < K` (the unit
+//! registers boundary `K`). Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
+
+use rust_hdl::prelude::*;
+
+use crate::prims::{many, on, Param, PipeReg};
+
+/// Decoded controls of one reduction.
+#[derive(Copy, Clone, PartialEq, Debug, Default, LogicStruct)]
+pub struct RedCtl {
+    /// min/max/absmax family (else `arith`).
+    pub minmax: Bit,
+    /// keep the larger key.
+    pub max: Bit,
+    /// the two 16-bit halves are independent.
+    pub split: Bit,
+    pub flt: Bit,
+    /// bfloat16 (else binary16) NaN test for 16-bit floats.
+    pub bf: Bit,
+    pub abs: Bit,
+    pub signed: Bit,
+    pub nanp: Bit,
+    /// zero-extend a 16-bit result.
+    pub w16: Bit,
+    /// sum = 0, and = 1, or = 2, xor = 3.
+    pub arith: Bits<2>,
+}
+
+/// A tree value: the key (or operand) and per-half flags.
+#[derive(Copy, Clone, PartialEq, Debug, Default, LogicStruct)]
+pub struct RedNode {
+    pub val: Bits<32>,
+    /// A participating non-NaN value is present in the low / high half.
+    pub vlo: Bit,
+    pub vhi: Bit,
+    /// A participating NaN is present in the low / high half.
+    pub nlo: Bit,
+    pub nhi: Bit,
+}
+
+fn k32(v: u64) -> Constant<Bits<32>> {
+    Constant::new(v.into())
+}
+
+/// `pisa_sg_reduce_leaf`: one lane's key and flags.
+#[derive(LogicBlock)]
+pub struct ReduceLeaf {
+    pub x_i: Signal<In, Bits<32>>,
+    pub part_i: Signal<In, Bit>,
+    pub ctl_i: Signal<In, RedCtl>,
+    pub leaf_o: Signal<Out, RedNode>,
+    one: Constant<Bits<32>>,
+    mag32: Constant<Bits<32>>,
+    inf32: Constant<Bits<32>>,
+    sign32: Constant<Bits<32>>,
+    ones32: Constant<Bits<32>>,
+    mag16x2: Constant<Bits<32>>,
+    mag_lo: Constant<Bits<32>>,
+    mag_hi: Constant<Bits<32>>,
+    hf_inf_lo: Constant<Bits<32>>,
+    hf_inf_hi: Constant<Bits<32>>,
+    bf_inf_lo: Constant<Bits<32>>,
+    bf_inf_hi: Constant<Bits<32>>,
+    sign16: Constant<Bits<32>>,
+    /// XOR masks of the 16-bit key transform, by (high sign, low sign).
+    flip_nn: Constant<Bits<32>>,
+    flip_np: Constant<Bits<32>>,
+    flip_pn: Constant<Bits<32>>,
+    flip_pp: Constant<Bits<32>>,
+    neg: Signal<Local, Bits<32>>,
+    v: Signal<Local, Bits<32>>,
+    nan_lo: Signal<Local, Bit>,
+    nan_hi: Signal<Local, Bit>,
+    nan32: Signal<Local, Bit>,
+}
+
+impl Default for ReduceLeaf {
+    fn default() -> Self {
+        ReduceLeaf {
+            x_i: Default::default(),
+            part_i: Default::default(),
+            ctl_i: Default::default(),
+            leaf_o: Default::default(),
+            one: k32(1),
+            mag32: k32(0x7FFF_FFFF),
+            inf32: k32(0x7F80_0000),
+            sign32: k32(0x8000_0000),
+            ones32: k32(0xFFFF_FFFF),
+            mag16x2: k32(0x7FFF_7FFF),
+            mag_lo: k32(0x0000_7FFF),
+            mag_hi: k32(0x7FFF_0000),
+            hf_inf_lo: k32(0x0000_7C00),
+            hf_inf_hi: k32(0x7C00_0000),
+            bf_inf_lo: k32(0x0000_7F80),
+            bf_inf_hi: k32(0x7F80_0000),
+            sign16: k32(0x0000_8000),
+            flip_nn: k32(0xFFFF_FFFF),
+            flip_np: k32(0xFFFF_8000),
+            flip_pn: k32(0x8000_FFFF),
+            flip_pp: k32(0x8000_8000),
+            neg: Default::default(),
+            v: Default::default(),
+            nan_lo: Default::default(),
+            nan_hi: Default::default(),
+            nan32: Default::default(),
+        }
+    }
+}
+
+impl Logic for ReduceLeaf {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.neg.next = !self.x_i.val() + self.one.val();
+        // the value to order: the magnitude for absmax
+        if self.ctl_i.val().abs && self.ctl_i.val().flt && self.ctl_i.val().split {
+            self.v.next = self.x_i.val() & self.mag16x2.val();
+        } else if self.ctl_i.val().abs && self.ctl_i.val().flt {
+            self.v.next = self.x_i.val() & self.mag32.val();
+        } else {
+            self.v.next = self.x_i.val();
+        }
+        self.nan32.next = (self.v.val() & self.mag32.val()) > self.inf32.val();
+        if self.ctl_i.val().bf {
+            self.nan_lo.next = (self.v.val() & self.mag_lo.val()) > self.bf_inf_lo.val();
+            self.nan_hi.next = (self.v.val() & self.mag_hi.val()) > self.bf_inf_hi.val();
+        } else {
+            self.nan_lo.next = (self.v.val() & self.mag_lo.val()) > self.hf_inf_lo.val();
+            self.nan_hi.next = (self.v.val() & self.mag_hi.val()) > self.hf_inf_hi.val();
+        }
+        self.leaf_o.next.vlo = self.part_i.val();
+        self.leaf_o.next.vhi = self.part_i.val();
+        self.leaf_o.next.nlo = false;
+        self.leaf_o.next.nhi = false;
+        if !self.ctl_i.val().minmax {
+            self.leaf_o.next.val = self.x_i.val();
+        } else if self.ctl_i.val().flt && !self.ctl_i.val().split {
+            // binary32 order key
+            if self.v.val().get_bit(31) {
+                self.leaf_o.next.val = self.v.val() ^ self.ones32.val();
+            } else {
+                self.leaf_o.next.val = self.v.val() ^ self.sign32.val();
+            }
+            self.leaf_o.next.vlo = self.part_i.val() && !self.nan32.val();
+            self.leaf_o.next.vhi = self.part_i.val() && !self.nan32.val();
+            self.leaf_o.next.nlo = self.part_i.val() && self.nan32.val();
+            self.leaf_o.next.nhi = self.part_i.val() && self.nan32.val();
+        } else if self.ctl_i.val().flt {
+            // two 16-bit order keys
+            if self.v.val().get_bit(31) && self.v.val().get_bit(15) {
+                self.leaf_o.next.val = self.v.val() ^ self.flip_nn.val();
+            } else if self.v.val().get_bit(31) {
+                self.leaf_o.next.val = self.v.val() ^ self.flip_np.val();
+            } else if self.v.val().get_bit(15) {
+                self.leaf_o.next.val = self.v.val() ^ self.flip_pn.val();
+            } else {
+                self.leaf_o.next.val = self.v.val() ^ self.flip_pp.val();
+            }
+            self.leaf_o.next.vlo = self.part_i.val() && !self.nan_lo.val();
+            self.leaf_o.next.vhi = self.part_i.val() && !self.nan_hi.val();
+            self.leaf_o.next.nlo = self.part_i.val() && self.nan_lo.val();
+            self.leaf_o.next.nhi = self.part_i.val() && self.nan_hi.val();
+        } else if self.ctl_i.val().abs {
+            // integer magnitude: |x| of 32 bits, or of the low 16 bits (the low half of -x)
+            if (self.ctl_i.val().split && self.x_i.val().get_bit(15)) || (!self.ctl_i.val().split && self.x_i.val().get_bit(31)) {
+                self.leaf_o.next.val = self.neg.val();
+            } else {
+                self.leaf_o.next.val = self.x_i.val();
+            }
+        } else if self.ctl_i.val().signed && self.ctl_i.val().split {
+            self.leaf_o.next.val = self.x_i.val() ^ self.sign16.val();
+        } else if self.ctl_i.val().signed {
+            self.leaf_o.next.val = self.x_i.val() ^ self.sign32.val();
+        } else {
+            self.leaf_o.next.val = self.x_i.val();
+        }
+    }
+}
+
+/// `pisa_sg_reduce_node`: combines two tree values.
+#[derive(LogicBlock)]
+pub struct ReduceNode {
+    pub a_i: Signal<In, RedNode>,
+    pub b_i: Signal<In, RedNode>,
+    pub ctl_i: Signal<In, RedCtl>,
+    pub out_o: Signal<Out, RedNode>,
+    arith_and: Constant<Bits<2>>,
+    arith_or: Constant<Bits<2>>,
+    arith_xor: Constant<Bits<2>>,
+    m_none: Constant<Bits<32>>,
+    m_lo: Constant<Bits<32>>,
+    m_hi: Constant<Bits<32>>,
+    m_all: Constant<Bits<32>>,
+    lt_lo: Signal<Local, Bit>,
+    gt_lo: Signal<Local, Bit>,
+    lt_hi: Signal<Local, Bit>,
+    gt_hi: Signal<Local, Bit>,
+    eq_hi: Signal<Local, Bit>,
+    better_lo: Signal<Local, Bit>,
+    better_hi: Signal<Local, Bit>,
+    take_lo: Signal<Local, Bit>,
+    take_hi: Signal<Local, Bit>,
+    take: Signal<Local, Bits<32>>,
+}
+
+impl Default for ReduceNode {
+    fn default() -> Self {
+        ReduceNode {
+            a_i: Default::default(),
+            b_i: Default::default(),
+            ctl_i: Default::default(),
+            out_o: Default::default(),
+            arith_and: Constant::new(1u64.into()),
+            arith_or: Constant::new(2u64.into()),
+            arith_xor: Constant::new(3u64.into()),
+            m_none: k32(0),
+            m_lo: k32(0x0000_FFFF),
+            m_hi: k32(0xFFFF_0000),
+            m_all: k32(0xFFFF_FFFF),
+            lt_lo: Default::default(),
+            gt_lo: Default::default(),
+            lt_hi: Default::default(),
+            gt_hi: Default::default(),
+            eq_hi: Default::default(),
+            better_lo: Default::default(),
+            better_hi: Default::default(),
+            take_lo: Default::default(),
+            take_hi: Default::default(),
+            take: Default::default(),
+        }
+    }
+}
+
+impl Logic for ReduceNode {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // the shared comparators: two 16-bit halves
+        self.lt_lo.next = self.a_i.val().val.get_bits::<16>(0) < self.b_i.val().val.get_bits::<16>(0);
+        self.gt_lo.next = self.a_i.val().val.get_bits::<16>(0) > self.b_i.val().val.get_bits::<16>(0);
+        self.lt_hi.next = self.a_i.val().val.get_bits::<16>(16) < self.b_i.val().val.get_bits::<16>(16);
+        self.gt_hi.next = self.a_i.val().val.get_bits::<16>(16) > self.b_i.val().val.get_bits::<16>(16);
+        self.eq_hi.next = self.a_i.val().val.get_bits::<16>(16) == self.b_i.val().val.get_bits::<16>(16);
+        // is b the better key? per half, or one 32-bit decision
+        if self.ctl_i.val().split && self.ctl_i.val().max {
+            self.better_lo.next = self.lt_lo.val();
+            self.better_hi.next = self.lt_hi.val();
+        } else if self.ctl_i.val().split {
+            self.better_lo.next = self.gt_lo.val();
+            self.better_hi.next = self.gt_hi.val();
+        } else if self.ctl_i.val().max {
+            self.better_lo.next = self.lt_hi.val() || (self.eq_hi.val() && self.lt_lo.val());
+            self.better_hi.next = self.lt_hi.val() || (self.eq_hi.val() && self.lt_lo.val());
+        } else {
+            self.better_lo.next = self.gt_hi.val() || (self.eq_hi.val() && self.gt_lo.val());
+            self.better_hi.next = self.gt_hi.val() || (self.eq_hi.val() && self.gt_lo.val());
+        }
+        // a half with no valid value on the left takes the right one
+        self.take_lo.next = !self.a_i.val().vlo || (self.b_i.val().vlo && self.better_lo.val());
+        self.take_hi.next = !self.a_i.val().vhi || (self.b_i.val().vhi && self.better_hi.val());
+        if self.take_hi.val() && self.take_lo.val() {
+            self.take.next = self.m_all.val();
+        } else if self.take_hi.val() {
+            self.take.next = self.m_hi.val();
+        } else if self.take_lo.val() {
+            self.take.next = self.m_lo.val();
+        } else {
+            self.take.next = self.m_none.val();
+        }
+        if self.ctl_i.val().minmax {
+            self.out_o.next.val = (self.a_i.val().val & !self.take.val()) | (self.b_i.val().val & self.take.val());
+        } else if !self.a_i.val().vlo {
+            self.out_o.next.val = self.b_i.val().val;
+        } else if !self.b_i.val().vlo {
+            self.out_o.next.val = self.a_i.val().val;
+        } else if self.ctl_i.val().arith == self.arith_and.val() {
+            self.out_o.next.val = self.a_i.val().val & self.b_i.val().val;
+        } else if self.ctl_i.val().arith == self.arith_or.val() {
+            self.out_o.next.val = self.a_i.val().val | self.b_i.val().val;
+        } else if self.ctl_i.val().arith == self.arith_xor.val() {
+            self.out_o.next.val = self.a_i.val().val ^ self.b_i.val().val;
+        } else {
+            self.out_o.next.val = self.a_i.val().val + self.b_i.val().val;
+        }
+        self.out_o.next.vlo = self.a_i.val().vlo || self.b_i.val().vlo;
+        self.out_o.next.vhi = self.a_i.val().vhi || self.b_i.val().vhi;
+        self.out_o.next.nlo = self.a_i.val().nlo || self.b_i.val().nlo;
+        self.out_o.next.nhi = self.a_i.val().nhi || self.b_i.val().nhi;
+    }
+}
+
+/// `pisa_sg_reduce_root`: decodes the final key into the result.
+#[derive(LogicBlock)]
+pub struct ReduceRoot {
+    pub root_i: Signal<In, RedNode>,
+    pub ctl_i: Signal<In, RedCtl>,
+    pub result_o: Signal<Out, Bits<32>>,
+    sign32: Constant<Bits<32>>,
+    ones32: Constant<Bits<32>>,
+    canon32: Constant<Bits<32>>,
+    canon16x2: Constant<Bits<32>>,
+    sign16: Constant<Bits<32>>,
+    low16: Constant<Bits<32>>,
+    /// XOR masks of the inverse 16-bit key transform, by (high key msb, low key msb).
+    unflip_11: Constant<Bits<32>>,
+    unflip_10: Constant<Bits<32>>,
+    unflip_01: Constant<Bits<32>>,
+    unflip_00: Constant<Bits<32>>,
+    m_none: Constant<Bits<32>>,
+    m_lo: Constant<Bits<32>>,
+    m_hi: Constant<Bits<32>>,
+    m_all: Constant<Bits<32>>,
+    nan_lo: Signal<Local, Bit>,
+    nan_hi: Signal<Local, Bit>,
+    canon_mask: Signal<Local, Bits<32>>,
+    decoded: Signal<Local, Bits<32>>,
+    full: Signal<Local, Bits<32>>,
+}
+
+impl Default for ReduceRoot {
+    fn default() -> Self {
+        ReduceRoot {
+            root_i: Default::default(),
+            ctl_i: Default::default(),
+            result_o: Default::default(),
+            sign32: k32(0x8000_0000),
+            ones32: k32(0xFFFF_FFFF),
+            canon32: k32(0x7FFF_FFFF),
+            canon16x2: k32(0x7FFF_7FFF),
+            sign16: k32(0x0000_8000),
+            low16: k32(0x0000_FFFF),
+            unflip_11: k32(0x8000_8000),
+            unflip_10: k32(0x8000_FFFF),
+            unflip_01: k32(0xFFFF_8000),
+            unflip_00: k32(0xFFFF_FFFF),
+            m_none: k32(0),
+            m_lo: k32(0x0000_FFFF),
+            m_hi: k32(0xFFFF_0000),
+            m_all: k32(0xFFFF_FFFF),
+            nan_lo: Default::default(),
+            nan_hi: Default::default(),
+            canon_mask: Default::default(),
+            decoded: Default::default(),
+            full: Default::default(),
+        }
+    }
+}
+
+impl Logic for ReduceRoot {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // NaN result per half: nothing valid, or .nanp and a NaN seen
+        self.nan_lo.next = !self.root_i.val().vlo || (self.ctl_i.val().nanp && self.root_i.val().nlo);
+        self.nan_hi.next = !self.root_i.val().vhi || (self.ctl_i.val().nanp && self.root_i.val().nhi);
+        if self.nan_hi.val() && self.nan_lo.val() {
+            self.canon_mask.next = self.m_all.val();
+        } else if self.nan_hi.val() {
+            self.canon_mask.next = self.m_hi.val();
+        } else if self.nan_lo.val() {
+            self.canon_mask.next = self.m_lo.val();
+        } else {
+            self.canon_mask.next = self.m_none.val();
+        }
+        // inverse order key
+        if !self.ctl_i.val().split {
+            if self.root_i.val().val.get_bit(31) {
+                self.decoded.next = self.root_i.val().val ^ self.sign32.val();
+            } else {
+                self.decoded.next = self.root_i.val().val ^ self.ones32.val();
+            }
+        } else if self.root_i.val().val.get_bit(31) && self.root_i.val().val.get_bit(15) {
+            self.decoded.next = self.root_i.val().val ^ self.unflip_11.val();
+        } else if self.root_i.val().val.get_bit(31) {
+            self.decoded.next = self.root_i.val().val ^ self.unflip_10.val();
+        } else if self.root_i.val().val.get_bit(15) {
+            self.decoded.next = self.root_i.val().val ^ self.unflip_01.val();
+        } else {
+            self.decoded.next = self.root_i.val().val ^ self.unflip_00.val();
+        }
+        if self.ctl_i.val().flt && self.ctl_i.val().split {
+            self.full.next = (self.decoded.val() & !self.canon_mask.val()) | (self.canon16x2.val() & self.canon_mask.val());
+        } else if self.ctl_i.val().flt {
+            if self.nan_lo.val() {
+                self.full.next = self.canon32.val();
+            } else {
+                self.full.next = self.decoded.val();
+            }
+        } else if self.ctl_i.val().minmax && !self.ctl_i.val().abs && self.ctl_i.val().signed && self.ctl_i.val().split {
+            self.full.next = self.root_i.val().val ^ self.sign16.val();
+        } else if self.ctl_i.val().minmax && !self.ctl_i.val().abs && self.ctl_i.val().signed {
+            self.full.next = self.root_i.val().val ^ self.sign32.val();
+        } else {
+            self.full.next = self.root_i.val().val;
+        }
+        if self.ctl_i.val().w16 {
+            self.result_o.next = self.full.val() & self.low16.val();
+        } else {
+            self.result_o.next = self.full.val();
+        }
+    }
+}
+
+/// `pisa_sg_reduce`: decode, `N` leaves, `log2(N)` levels of nodes, the root.
+#[derive(LogicBlock)]
+pub struct Reduce<const N: usize, const K: usize, const W: usize> {
+    pub clk_i: Signal<In, Clock>,
+    /// The unit's opcode (only `fred`/`ired` codes matter; see `pisa_model::op`).
+    pub op_i: Signal<In, Bits<8>>,
+    /// Participating lanes: `src1 & %activemask`.
+    pub part_i: Signal<In, Bits<N>>,
+    pub src0_i: Signal<In, Bits<W>>,
+    pub result_o: Signal<Out, Bits<32>>,
+    class_fred: Constant<Bits<2>>,
+    f_min: Constant<Bits<2>>,
+    f_absmax: Constant<Bits<2>>,
+    t_f: Constant<Bits<3>>,
+    t_hf: Constant<Bits<3>>,
+    t_bf: Constant<Bits<3>>,
+    t_bfx2: Constant<Bits<3>>,
+    i_sum: Constant<Bits<4>>,
+    i_smin: Constant<Bits<4>>,
+    i_smax: Constant<Bits<4>>,
+    i_umax: Constant<Bits<4>>,
+    i_and: Constant<Bits<4>>,
+    i_or: Constant<Bits<4>>,
+    i_xor: Constant<Bits<4>>,
+    i_absmax: Constant<Bits<4>>,
+    a_sum: Constant<Bits<2>>,
+    a_and: Constant<Bits<2>>,
+    a_or: Constant<Bits<2>>,
+    a_xor: Constant<Bits<2>>,
+    ctl: Signal<Local, RedCtl>,
+    leaves: Vec<ReduceLeaf>,
+    n1: Vec<ReduceNode>,
+    n2: Vec<ReduceNode>,
+    n3: Vec<ReduceNode>,
+    n4: Vec<ReduceNode>,
+    n5: Vec<ReduceNode>,
+    /// Node values and controls after the optional register following level `b`.
+    lq1: Vec<Signal<Local, RedNode>>,
+    lq2: Vec<Signal<Local, RedNode>>,
+    lq3: Vec<Signal<Local, RedNode>>,
+    lq4: Vec<Signal<Local, RedNode>>,
+    cq1: Vec<Signal<Local, RedCtl>>,
+    cq2: Vec<Signal<Local, RedCtl>>,
+    cq3: Vec<Signal<Local, RedCtl>>,
+    cq4: Vec<Signal<Local, RedCtl>>,
+    r1: Vec<PipeReg<RedNode>>,
+    r2: Vec<PipeReg<RedNode>>,
+    r3: Vec<PipeReg<RedNode>>,
+    r4: Vec<PipeReg<RedNode>>,
+    rc1: Vec<PipeReg<RedCtl>>,
+    rc2: Vec<PipeReg<RedCtl>>,
+    rc3: Vec<PipeReg<RedCtl>>,
+    rc4: Vec<PipeReg<RedCtl>>,
+    root: ReduceRoot,
+    stage: Param<[usize; 6]>,
+}
+
+impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
+    /// `stages[b]`: register after tree level `b` (entries `b >= K` are ignored here).
+    pub fn new(stages: [bool; 6]) -> Self {
+        assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
+        let stage: [usize; 6] = std::array::from_fn(|b| on(b >= 1 && b < K && stages[b]));
+        let c2 = |v: u64| Constant::<Bits<2>>::new(v.into());
+        let c3 = |v: u64| Constant::<Bits<3>>::new(v.into());
+        let c4 = |v: u64| Constant::<Bits<4>>::new(v.into());
+        let nodes = |b: usize| if b <= K { N >> b } else { 0 };
+        let inner = |b: usize| if b < K { N >> b } else { 0 };
+        let inner1 = |b: usize| if b < K { 1 } else { 0 };
+        Reduce {
+            clk_i: Default::default(),
+            op_i: Default::default(),
+            part_i: Default::default(),
+            src0_i: Default::default(),
+            result_o: Default::default(),
+            class_fred: c2(1),
+            f_min: c2(0),
+            f_absmax: c2(2),
+            t_f: c3(0),
+            t_hf: c3(1),
+            t_bf: c3(2),
+            t_bfx2: c3(4),
+            i_sum: c4(0),
+            i_smin: c4(1),
+            i_smax: c4(2),
+            i_umax: c4(4),
+            i_and: c4(5),
+            i_or: c4(6),
+            i_xor: c4(7),
+            i_absmax: c4(8),
+            a_sum: c2(0),
+            a_and: c2(1),
+            a_or: c2(2),
+            a_xor: c2(3),
+            ctl: Default::default(),
+            leaves: many(N),
+            n1: many(nodes(1)),
+            n2: many(nodes(2)),
+            n3: many(nodes(3)),
+            n4: many(nodes(4)),
+            n5: many(nodes(5)),
+            lq1: many(inner(1)),
+            lq2: many(inner(2)),
+            lq3: many(inner(3)),
+            lq4: many(inner(4)),
+            cq1: many(inner1(1)),
+            cq2: many(inner1(2)),
+            cq3: many(inner1(3)),
+            cq4: many(inner1(4)),
+            r1: many(if stage[1] == 1 { N >> 1 } else { 0 }),
+            r2: many(if stage[2] == 1 { N >> 2 } else { 0 }),
+            r3: many(if stage[3] == 1 { N >> 3 } else { 0 }),
+            r4: many(if stage[4] == 1 { N >> 4 } else { 0 }),
+            rc1: many(stage[1]),
+            rc2: many(stage[2]),
+            rc3: many(stage[3]),
+            rc4: many(stage[4]),
+            root: Default::default(),
+            stage: Param(stage),
+        }
+    }
+}
+
+impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- decode (op_i layout: see pisa_model::op)
+        self.ctl.next.nanp = false;
+        self.ctl.next.bf = false;
+        self.ctl.next.signed = false;
+        self.ctl.next.abs = false;
+        self.ctl.next.arith = self.a_sum.val();
+        if self.op_i.val().get_bits::<2>(6) == self.class_fred.val() {
+            self.ctl.next.minmax = true;
+            self.ctl.next.flt = true;
+            self.ctl.next.max = self.op_i.val().get_bits::<2>(0) != self.f_min.val();
+            self.ctl.next.abs = self.op_i.val().get_bits::<2>(0) == self.f_absmax.val();
+            self.ctl.next.nanp = self.op_i.val().get_bit(2);
+            self.ctl.next.split = self.op_i.val().get_bits::<3>(3) != self.t_f.val();
+            self.ctl.next.bf = (self.op_i.val().get_bits::<3>(3) == self.t_bf.val())
+                || (self.op_i.val().get_bits::<3>(3) == self.t_bfx2.val());
+            self.ctl.next.w16 = (self.op_i.val().get_bits::<3>(3) == self.t_hf.val())
+                || (self.op_i.val().get_bits::<3>(3) == self.t_bf.val());
+        } else {
+            self.ctl.next.flt = false;
+            self.ctl.next.w16 = self.op_i.val().get_bit(4);
+            self.ctl.next.minmax = (self.op_i.val().get_bits::<4>(0) != self.i_sum.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_and.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_or.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_xor.val());
+            self.ctl.next.split = self.op_i.val().get_bit(4)
+                && (self.op_i.val().get_bits::<4>(0) != self.i_sum.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_and.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_or.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_xor.val());
+            self.ctl.next.max = (self.op_i.val().get_bits::<4>(0) == self.i_smax.val())
+                || (self.op_i.val().get_bits::<4>(0) == self.i_umax.val())
+                || (self.op_i.val().get_bits::<4>(0) == self.i_absmax.val());
+            self.ctl.next.signed = (self.op_i.val().get_bits::<4>(0) == self.i_smin.val())
+                || (self.op_i.val().get_bits::<4>(0) == self.i_smax.val());
+            self.ctl.next.abs = self.op_i.val().get_bits::<4>(0) == self.i_absmax.val();
+            if self.op_i.val().get_bits::<4>(0) == self.i_and.val() {
+                self.ctl.next.arith = self.a_and.val();
+            } else if self.op_i.val().get_bits::<4>(0) == self.i_or.val() {
+                self.ctl.next.arith = self.a_or.val();
+            } else if self.op_i.val().get_bits::<4>(0) == self.i_xor.val() {
+                self.ctl.next.arith = self.a_xor.val();
+            }
+        }
+        // ---- leaves
+        for i in 0..N {
+            self.leaves[i].x_i.next = self.src0_i.val().get_bits::<32>(i * 32);
+            self.leaves[i].part_i.next = self.part_i.val().get_bit(i);
+            self.leaves[i].ctl_i.next = self.ctl.val();
+        }
+        // ---- level 1
+        for j in 0..(N >> 1) {
+            self.n1[j].a_i.next = self.leaves[2 * j].leaf_o.val();
+            self.n1[j].b_i.next = self.leaves[2 * j + 1].leaf_o.val();
+            self.n1[j].ctl_i.next = self.ctl.val();
+        }
+        for _e in 0..self.stage.0[1] {
+            for j in 0..(N >> 1) {
+                self.r1[j].clk_i.next = self.clk_i.val();
+                self.r1[j].d_i.next = self.n1[j].out_o.val();
+                self.lq1[j].next = self.r1[j].q_o.val();
+            }
+            self.rc1[0].clk_i.next = self.clk_i.val();
+            self.rc1[0].d_i.next = self.ctl.val();
+            self.cq1[0].next = self.rc1[0].q_o.val();
+        }
+        for _e in 0..(1 - self.stage.0[1]) {
+            for j in 0..(N >> 1) {
+                self.lq1[j].next = self.n1[j].out_o.val();
+            }
+            self.cq1[0].next = self.ctl.val();
+        }
+        // ---- level 2
+        for j in 0..(N >> 2) {
+            self.n2[j].a_i.next = self.lq1[2 * j].val();
+            self.n2[j].b_i.next = self.lq1[2 * j + 1].val();
+            self.n2[j].ctl_i.next = self.cq1[0].val();
+        }
+        for _e in 0..self.stage.0[2] {
+            for j in 0..(N >> 2) {
+                self.r2[j].clk_i.next = self.clk_i.val();
+                self.r2[j].d_i.next = self.n2[j].out_o.val();
+                self.lq2[j].next = self.r2[j].q_o.val();
+            }
+            self.rc2[0].clk_i.next = self.clk_i.val();
+            self.rc2[0].d_i.next = self.cq1[0].val();
+            self.cq2[0].next = self.rc2[0].q_o.val();
+        }
+        for _e in 0..(on(K > 2) - self.stage.0[2]) {
+            for j in 0..(N >> 2) {
+                self.lq2[j].next = self.n2[j].out_o.val();
+            }
+            self.cq2[0].next = self.cq1[0].val();
+        }
+        // ---- level 3
+        for j in 0..(N >> 3) {
+            self.n3[j].a_i.next = self.lq2[2 * j].val();
+            self.n3[j].b_i.next = self.lq2[2 * j + 1].val();
+            self.n3[j].ctl_i.next = self.cq2[0].val();
+        }
+        for _e in 0..self.stage.0[3] {
+            for j in 0..(N >> 3) {
+                self.r3[j].clk_i.next = self.clk_i.val();
+                self.r3[j].d_i.next = self.n3[j].out_o.val();
+                self.lq3[j].next = self.r3[j].q_o.val();
+            }
+            self.rc3[0].clk_i.next = self.clk_i.val();
+            self.rc3[0].d_i.next = self.cq2[0].val();
+            self.cq3[0].next = self.rc3[0].q_o.val();
+        }
+        for _e in 0..(on(K > 3) - self.stage.0[3]) {
+            for j in 0..(N >> 3) {
+                self.lq3[j].next = self.n3[j].out_o.val();
+            }
+            self.cq3[0].next = self.cq2[0].val();
+        }
+        // ---- level 4
+        for j in 0..(N >> 4) {
+            self.n4[j].a_i.next = self.lq3[2 * j].val();
+            self.n4[j].b_i.next = self.lq3[2 * j + 1].val();
+            self.n4[j].ctl_i.next = self.cq3[0].val();
+        }
+        for _e in 0..self.stage.0[4] {
+            for j in 0..(N >> 4) {
+                self.r4[j].clk_i.next = self.clk_i.val();
+                self.r4[j].d_i.next = self.n4[j].out_o.val();
+                self.lq4[j].next = self.r4[j].q_o.val();
+            }
+            self.rc4[0].clk_i.next = self.clk_i.val();
+            self.rc4[0].d_i.next = self.cq3[0].val();
+            self.cq4[0].next = self.rc4[0].q_o.val();
+        }
+        for _e in 0..(on(K > 4) - self.stage.0[4]) {
+            for j in 0..(N >> 4) {
+                self.lq4[j].next = self.n4[j].out_o.val();
+            }
+            self.cq4[0].next = self.cq3[0].val();
+        }
+        // ---- level 5
+        for j in 0..(N >> 5) {
+            self.n5[j].a_i.next = self.lq4[2 * j].val();
+            self.n5[j].b_i.next = self.lq4[2 * j + 1].val();
+            self.n5[j].ctl_i.next = self.cq4[0].val();
+        }
+        // ---- root: the last level's single node, with the controls of that level
+        for _e in 0..on(K == 2) {
+            self.root.root_i.next = self.n2[0].out_o.val();
+            self.root.ctl_i.next = self.cq1[0].val();
+        }
+        for _e in 0..on(K == 3) {
+            self.root.root_i.next = self.n3[0].out_o.val();
+            self.root.ctl_i.next = self.cq2[0].val();
+        }
+        for _e in 0..on(K == 4) {
+            self.root.root_i.next = self.n4[0].out_o.val();
+            self.root.ctl_i.next = self.cq3[0].val();
+        }
+        for _e in 0..on(K == 5) {
+            self.root.root_i.next = self.n5[0].out_o.val();
+            self.root.ctl_i.next = self.cq4[0].val();
+        }
+        self.result_o.next = self.root.result_o.val();
+    }
+}

@@ -1,0 +1,321 @@
+//! `pisa_sg_unit` — the sub-group communication unit: decodes `op_i` and routes the operands to
+//! the shuffle crossbar, the reduction tree or the priority encoder (PISA §7).
+//!
+//! ```text
+//!            ┌──────────── pisa_sg_shfl_xbar ────────────┐
+//!  src0_i ──►│ per-lane select ─► N:1 mux tree per lane  ├──► dst (shfl)
+//!  src1_i ──►└───────────────────────────────────────────┘
+//!  mask_i ──► part = mask & activemask ─► pisa_sg_reduce ───► result (fred, ired)   ─► out mux ─► [reg] ─► dst_o, wen_o
+//!  activemask_i ──────────────────────► pisa_sg_lzc ──────► index (redfirstidx)
+//!  op_i ─► decode: class (shfl / reduction / redfirstidx / reserved) ─► control pipeline
+//!  valid_i ─────────────────────────────────────────────────────────► [reg] ─► valid_o
+//! ```
+//! Ports: `src0_i`, `src1_i` (`LANES*32` bits, lane `i` in bits `[32i+31:32i]`), `mask_i[31:0]`
+//! (the uniform mask operand: `src2` of `shfl`, `src1` of `fred`/`ired`, `src0` of
+//! `redfirstidx`), `activemask_i`, `op_i[7:0]` (encoding in `pisa_model::op`), `valid_i`;
+//! `dst_o`, `wen_o` (lanes that write `dst`), `valid_o`. A reserved `op_i` writes no lane.
+//! 16-bit results are zero-extended; `dst_o` of lanes with `wen_o = 0` is unspecified.
+//!
+//! Latency: the number of enabled stage boundaries (`UnitConfig::latency`), one operation per
+//! clock. With 0 the unit is combinational and `valid_o = valid_i`.
+
+use rust_hdl::prelude::*;
+use seq_macro::seq;
+
+use crate::lzc::Lzc;
+use crate::prims::{many, on, Param, PipeReg, ValidReg};
+use crate::reduce::Reduce;
+use crate::xbar::ShflXbar;
+
+/// A constant of any width.
+fn c<const B: usize>(v: u64) -> Constant<Bits<B>> {
+    Constant::new(v.into())
+}
+
+/// Operation classes after decoding.
+pub const CLS_SHFL: u64 = 0;
+pub const CLS_RED: u64 = 1;
+pub const CLS_RFI: u64 = 2;
+pub const CLS_NONE: u64 = 3;
+
+macro_rules! unit {
+    ($unit:ident, $bus:ident, $ctl:ident, $n:literal, $k:literal, $k1:literal, $w:literal) => {
+        seq!(L in 0..$n {
+            /// The `dst_o` bus: lane `i` in bits `[32i+31:32i]`.
+            #[derive(Copy, Clone, PartialEq, Debug, Default, LogicStruct)]
+            pub struct $bus {
+                #( pub l~L: Bits<32>, )*
+            }
+
+            impl $bus {
+                /// Lane `i`'s word.
+                pub fn lane(&self, i: usize) -> u32 {
+                    match i {
+                        #( L => self.l~L.to_u32(), )*
+                        _ => panic!("lane {i} out of range"),
+                    }
+                }
+            }
+        });
+
+        /// Controls travelling with an operation through the pipeline.
+        #[derive(Copy, Clone, PartialEq, Debug, Default, LogicStruct)]
+        pub struct $ctl {
+            pub cls: Bits<2>,
+            /// Lanes that will write `dst`.
+            pub wen: Bits<$n>,
+            /// `redfirstidx` result.
+            pub idx: Bits<32>,
+        }
+
+        #[derive(LogicBlock)]
+        pub struct $unit {
+            pub clk_i: Signal<In, Clock>,
+            pub rst_ni: Signal<In, Bit>,
+            pub valid_i: Signal<In, Bit>,
+            pub op_i: Signal<In, Bits<8>>,
+            pub src0_i: Signal<In, Bits<$w>>,
+            pub src1_i: Signal<In, Bits<$w>>,
+            pub mask_i: Signal<In, Bits<32>>,
+            pub activemask_i: Signal<In, Bits<$n>>,
+            pub dst_o: Signal<Out, $bus>,
+            pub wen_o: Signal<Out, Bits<$n>>,
+            pub valid_o: Signal<Out, Bit>,
+            xbar: ShflXbar<$n, $k, $k1, $w>,
+            reduce: Reduce<$n, $k, $w>,
+            lzc: Lzc<$n>,
+            c_shfl: Constant<Bits<2>>,
+            c_red: Constant<Bits<2>>,
+            c_rfi: Constant<Bits<2>>,
+            c_none: Constant<Bits<2>>,
+            class_shfl: Constant<Bits<2>>,
+            class_fred: Constant<Bits<2>>,
+            class_ired: Constant<Bits<2>>,
+            zero3: Constant<Bits<3>>,
+            zero6: Constant<Bits<6>>,
+            fred_bad_op: Constant<Bits<2>>,
+            fred_max_type: Constant<Bits<3>>,
+            ired_max_op: Constant<Bits<4>>,
+            no_lanes: Constant<Bits<$n>>,
+            part: Signal<Local, Bits<$n>>,
+            cls: Signal<Local, Bits<2>>,
+            /// Controls at the front, and after the optional register at boundary `b < K`.
+            c0: Signal<Local, $ctl>,
+            cq: Vec<Signal<Local, $ctl>>,
+            vq: Vec<Signal<Local, Bit>>,
+            creg: Vec<PipeReg<$ctl>>,
+            vreg: Vec<ValidReg>,
+            /// The unit's result before the optional output register.
+            out: Vec<Signal<Local, Bits<32>>>,
+            dst_c: Signal<Local, $bus>,
+            wen_c: Signal<Local, Bits<$n>>,
+            dst_reg: Vec<PipeReg<$bus>>,
+            wen_reg: Vec<PipeReg<Bits<$n>>>,
+            out_vreg: Vec<ValidReg>,
+            /// `stage.0[b]` = 1 when a register follows tree level `b`; `b = K`: outputs.
+            stage: Param<[usize; 6]>,
+        }
+
+        impl $unit {
+            pub const LANES: usize = $n;
+
+            pub fn new(stages: [bool; 6]) -> Self {
+                let stage: [usize; 6] = std::array::from_fn(|b| on(b >= 1 && b <= $k && stages[b]));
+                $unit {
+                    clk_i: Default::default(),
+                    rst_ni: Default::default(),
+                    valid_i: Default::default(),
+                    op_i: Default::default(),
+                    src0_i: Default::default(),
+                    src1_i: Default::default(),
+                    mask_i: Default::default(),
+                    activemask_i: Default::default(),
+                    dst_o: Default::default(),
+                    wen_o: Default::default(),
+                    valid_o: Default::default(),
+                    xbar: ShflXbar::new(stages),
+                    reduce: Reduce::new(stages),
+                    lzc: Default::default(),
+                    c_shfl: c(CLS_SHFL),
+                    c_red: c(CLS_RED),
+                    c_rfi: c(CLS_RFI),
+                    c_none: c(CLS_NONE),
+                    class_shfl: c(0),
+                    class_fred: c(1),
+                    class_ired: c(2),
+                    zero3: c(0),
+                    zero6: c(0),
+                    fred_bad_op: c(3),
+                    fred_max_type: c(4),
+                    ired_max_op: c(8),
+                    no_lanes: c(0),
+                    part: Default::default(),
+                    cls: Default::default(),
+                    c0: Default::default(),
+                    cq: many($k),
+                    vq: many($k),
+                    creg: many(stage[1..$k].iter().sum()),
+                    vreg: many(stage[1..$k].iter().sum()),
+                    out: many($n),
+                    dst_c: Default::default(),
+                    wen_c: Default::default(),
+                    dst_reg: many(stage[$k]),
+                    wen_reg: many(stage[$k]),
+                    out_vreg: many(stage[$k]),
+                    stage: Param(stage),
+                }
+            }
+        }
+
+        seq!(L in 0..$n {
+        impl Logic for $unit {
+            #[hdl_gen]
+            fn update(&mut self) {
+                // ---- decode
+                self.part.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
+                if self.op_i.val().get_bits::<2>(6) == self.class_shfl.val() {
+                    if self.op_i.val().get_bits::<3>(3) == self.zero3.val() {
+                        self.cls.next = self.c_shfl.val();
+                    } else {
+                        self.cls.next = self.c_none.val();
+                    }
+                } else if self.op_i.val().get_bits::<2>(6) == self.class_fred.val() {
+                    if (self.op_i.val().get_bits::<2>(0) != self.fred_bad_op.val())
+                        && (self.op_i.val().get_bits::<3>(3) <= self.fred_max_type.val())
+                    {
+                        self.cls.next = self.c_red.val();
+                    } else {
+                        self.cls.next = self.c_none.val();
+                    }
+                } else if self.op_i.val().get_bits::<2>(6) == self.class_ired.val() {
+                    if !self.op_i.val().get_bit(5) && (self.op_i.val().get_bits::<4>(0) <= self.ired_max_op.val()) {
+                        self.cls.next = self.c_red.val();
+                    } else {
+                        self.cls.next = self.c_none.val();
+                    }
+                } else if self.op_i.val().get_bits::<6>(0) == self.zero6.val() {
+                    self.cls.next = self.c_rfi.val();
+                } else {
+                    self.cls.next = self.c_none.val();
+                }
+                // ---- blocks
+                self.xbar.clk_i.next = self.clk_i.val();
+                self.xbar.mode_i.next = self.op_i.val().get_bits::<2>(0);
+                self.xbar.sg_i.next = self.op_i.val().get_bit(2);
+                // submodule inputs come straight from ports: a value computed in this always block
+                // and fed to a child whose outputs this block reads is a false loop for Verilator
+                self.xbar.part_i.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
+                self.xbar.src0_i.next = self.src0_i.val();
+                self.xbar.src1_i.next = self.src1_i.val();
+                self.reduce.clk_i.next = self.clk_i.val();
+                self.reduce.op_i.next = self.op_i.val();
+                self.reduce.part_i.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
+                self.reduce.src0_i.next = self.src0_i.val();
+                self.lzc.bits_i.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
+                // ---- controls at the front
+                self.c0.next.cls = self.cls.val();
+                self.c0.next.idx = self.lzc.idx_o.val();
+                if (self.cls.val() == self.c_shfl.val()) || (self.cls.val() == self.c_red.val()) {
+                    self.c0.next.wen = self.part.val();
+                } else if self.cls.val() == self.c_rfi.val() {
+                    self.c0.next.wen = self.activemask_i.val();
+                } else {
+                    self.c0.next.wen = self.no_lanes.val();
+                }
+                // ---- control pipeline: a register after tree level b < K where enabled
+                self.cq[0].next = self.c0.val();
+                self.vq[0].next = self.valid_i.val();
+                for r in 0..self.stage.0[1] {
+                    self.creg[r].clk_i.next = self.clk_i.val();
+                    self.creg[r].d_i.next = self.cq[0].val();
+                    self.cq[1].next = self.creg[r].q_o.val();
+                    self.vreg[r].clk_i.next = self.clk_i.val();
+                    self.vreg[r].rst_ni.next = self.rst_ni.val();
+                    self.vreg[r].d_i.next = self.vq[0].val();
+                    self.vq[1].next = self.vreg[r].q_o.val();
+                }
+                for _e in 0..(on($k > 1) - self.stage.0[1]) {
+                    self.cq[1].next = self.cq[0].val();
+                    self.vq[1].next = self.vq[0].val();
+                }
+                for r in self.stage.0[1]..(self.stage.0[1] + self.stage.0[2] * on($k > 2)) {
+                    self.creg[r].clk_i.next = self.clk_i.val();
+                    self.creg[r].d_i.next = self.cq[1].val();
+                    self.cq[2].next = self.creg[r].q_o.val();
+                    self.vreg[r].clk_i.next = self.clk_i.val();
+                    self.vreg[r].rst_ni.next = self.rst_ni.val();
+                    self.vreg[r].d_i.next = self.vq[1].val();
+                    self.vq[2].next = self.vreg[r].q_o.val();
+                }
+                for _e in 0..(on($k > 2) * (1 - self.stage.0[2])) {
+                    self.cq[2].next = self.cq[1].val();
+                    self.vq[2].next = self.vq[1].val();
+                }
+                for r in (self.stage.0[1] + self.stage.0[2])..(self.stage.0[1] + self.stage.0[2] + self.stage.0[3] * on($k > 3)) {
+                    self.creg[r].clk_i.next = self.clk_i.val();
+                    self.creg[r].d_i.next = self.cq[2].val();
+                    self.cq[3].next = self.creg[r].q_o.val();
+                    self.vreg[r].clk_i.next = self.clk_i.val();
+                    self.vreg[r].rst_ni.next = self.rst_ni.val();
+                    self.vreg[r].d_i.next = self.vq[2].val();
+                    self.vq[3].next = self.vreg[r].q_o.val();
+                }
+                for _e in 0..(on($k > 3) * (1 - self.stage.0[3])) {
+                    self.cq[3].next = self.cq[2].val();
+                    self.vq[3].next = self.vq[2].val();
+                }
+                for r in (self.stage.0[1] + self.stage.0[2] + self.stage.0[3])..(self.stage.0[1] + self.stage.0[2] + self.stage.0[3] + self.stage.0[4] * on($k > 4)) {
+                    self.creg[r].clk_i.next = self.clk_i.val();
+                    self.creg[r].d_i.next = self.cq[3].val();
+                    self.cq[4].next = self.creg[r].q_o.val();
+                    self.vreg[r].clk_i.next = self.clk_i.val();
+                    self.vreg[r].rst_ni.next = self.rst_ni.val();
+                    self.vreg[r].d_i.next = self.vq[3].val();
+                    self.vq[4].next = self.vreg[r].q_o.val();
+                }
+                for _e in 0..(on($k > 4) * (1 - self.stage.0[4])) {
+                    self.cq[4].next = self.cq[3].val();
+                    self.vq[4].next = self.vq[3].val();
+                }
+                // ---- output mux (controls of the last tree level)
+                for i in 0..$n {
+                    if self.cq[$k - 1].val().cls == self.c_shfl.val() {
+                        self.out[i].next = self.xbar.dst_o[i].val();
+                    } else if self.cq[$k - 1].val().cls == self.c_red.val() {
+                        self.out[i].next = self.reduce.result_o.val();
+                    } else {
+                        self.out[i].next = self.cq[$k - 1].val().idx;
+                    }
+                }
+                #(
+                    self.dst_c.next.l~L = self.out[L].val();
+                )*
+                self.wen_c.next = self.cq[$k - 1].val().wen;
+                // ---- optional output register (boundary K)
+                for r in 0..self.stage.0[$k] {
+                    self.dst_reg[r].clk_i.next = self.clk_i.val();
+                    self.dst_reg[r].d_i.next = self.dst_c.val();
+                    self.dst_o.next = self.dst_reg[r].q_o.val();
+                    self.wen_reg[r].clk_i.next = self.clk_i.val();
+                    self.wen_reg[r].d_i.next = self.wen_c.val();
+                    self.wen_o.next = self.wen_reg[r].q_o.val();
+                    self.out_vreg[r].clk_i.next = self.clk_i.val();
+                    self.out_vreg[r].rst_ni.next = self.rst_ni.val();
+                    self.out_vreg[r].d_i.next = self.vq[$k - 1].val();
+                    self.valid_o.next = self.out_vreg[r].q_o.val();
+                }
+                for _e in 0..(1 - self.stage.0[$k]) {
+                    self.dst_o.next = self.dst_c.val();
+                    self.wen_o.next = self.wen_c.val();
+                    self.valid_o.next = self.vq[$k - 1].val();
+                }
+            }
+        }
+        });
+    };
+}
+
+unit!(Unit4, LanesBus4, UnitCtl4, 4, 2, 3, 128);
+unit!(Unit8, LanesBus8, UnitCtl8, 8, 3, 4, 256);
+unit!(Unit16, LanesBus16, UnitCtl16, 16, 4, 5, 512);
+unit!(Unit32, LanesBus32, UnitCtl32, 32, 5, 6, 1024);

@@ -1,0 +1,52 @@
+//! `pisa emit [--config unit.toml] --out DIR [--block NAME] [--prefix P]`: writes one Verilog file
+//! per module and `manifest.json` (top, files, ports, sha256, configuration, latency).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use pisa_rtl::design::{design, manifest_info, BlockName};
+
+use super::load_config;
+use crate::Failure;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Unit configuration (TOML: lanes, pipeline, pipeline_at); default 32 lanes, combinational.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Output directory (created; a previous emission there is replaced, other files are kept).
+    #[arg(long)]
+    out: PathBuf,
+    /// What to emit: unit, xbar, reduce or lzc.
+    #[arg(long, default_value = "unit", value_parser = |s: &str| s.parse::<BlockName>())]
+    block: BlockName,
+    /// Module-name prefix (e.g. to put two configurations in one project).
+    #[arg(long, default_value = "pisa_sg", value_parser = check_prefix)]
+    prefix: String,
+}
+
+fn check_prefix(s: &str) -> Result<String, String> {
+    let ok = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(format!("'{s}' is not a Verilog identifier prefix (letters, digits, '_', starting with a letter)"))
+    }
+}
+
+pub fn main(a: Args) -> Result<ExitCode, Failure> {
+    let cfg = load_config(a.config.as_deref())?;
+    let d = design(&cfg, a.block, &a.prefix).map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
+    let files = d
+        .write(&a.out, manifest_info(&cfg, a.block))
+        .map_err(|e| Failure { message: e.to_string(), code: 2 })?;
+    println!(
+        "wrote {} files to {} (top {}, {} lanes, latency {} cycles)",
+        files.len(),
+        a.out.display(),
+        d.top,
+        cfg.lanes,
+        cfg.latency()
+    );
+    Ok(ExitCode::SUCCESS)
+}
