@@ -26,6 +26,8 @@ enum Cmd {
     Bench(cmd::bench::Args),
     /// Write the unit's Verilog (one file per module) and a manifest.
     Emit(cmd::emit::Args),
+    /// Constrained-random differential regression: the Verilated RTL against the model.
+    Regress(cmd::regress::Args),
 }
 
 /// A command's failure: the message and the exit status.
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         Cmd::Run(a) => cmd::run::main(a),
         Cmd::Bench(a) => cmd::bench::main(a),
         Cmd::Emit(a) => cmd::emit::main(a),
+        Cmd::Regress(a) => cmd::regress::main(a),
     };
     match r {
         Ok(code) => code,

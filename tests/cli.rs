@@ -81,3 +81,43 @@ fn bench_reports_rates_and_ratios() {
     assert_eq!(code, 2);
     assert!(err.contains("'shfl.sideways.32b' is not a sub-group instruction form"), "{err}");
 }
+
+#[test]
+fn exec_on_the_rtl_gives_the_models_answers() {
+    let prog = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/reference-model/tests/spec-examples/all-equal.pisa")).unwrap();
+    let mut lines = String::new();
+    for expr in [vec![42u32; 32], lanes(|i| i % 3)] {
+        lines.push_str(&serde_json::json!({"program": prog, "regs": {"%expr": expr}}).to_string());
+        lines.push('\n');
+    }
+    lines.push_str(&serde_json::json!({"program": "fred.max.bfx2 %d, %a, 0xffff;", "activemask": "0x00ff00ff", "regs": {"%a": lanes(|i| i * 0x0101_0101), "%d": lanes(|_| 0)}}).to_string());
+    lines.push('\n');
+    let (c1, on_ref, _) = pisa(&["exec"], &lines);
+    let (c2, on_rtl, err) = pisa(&["exec", "--backend", "rtl"], &lines);
+    assert_eq!((c1, c2), (0, 0), "{err}");
+    assert_eq!(on_ref, on_rtl);
+    let (code, _, err) = pisa(&["exec", "--config", "/nonexistent.toml"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("--config selects an RTL configuration; it needs --backend rtl"), "{err}");
+}
+
+#[test]
+fn regress_runs_and_reports() {
+    let dir = std::env::temp_dir().join(format!("pisa-regress-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = dir.join("r.json");
+    let (code, out, err) = pisa(&["regress", "--count", "20000", "--seed", "9", "--shard", "2/2", "--report", report.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("PASS: 10000 cases, 0 mismatches"), "{out}");
+    assert!(out.contains("coverage: "), "{out}");
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(r["cases"], 10000);
+    let cfg = dir.join("small.toml");
+    std::fs::write(&cfg, "lanes = 16\npipeline = 3\n").unwrap();
+    let (code, _, err) = pisa(&["regress", "--count", "10", "--config", cfg.to_str().unwrap()], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("no prebuilt Verilator model for 16 lanes"), "{err}");
+    let (code, _, err) = pisa(&["regress", "--shard", "3/2"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("need 1 <= K <= N"), "{err}");
+}

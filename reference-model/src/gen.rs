@@ -75,22 +75,74 @@ impl MaskClass {
     }
 }
 
-/// The coverage bin of a case: form, participation class and (for `.sg` shuffles) the segmask.
+/// The segmask of a `.sg` shuffle: a sub-group width of the spec's table, or another pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SegClass {
+    /// Segments of this many lanes (segmask = the table's pattern).
+    Width(u32),
+    /// A segmask that is not one of the table's patterns.
+    Irregular,
+}
+
+impl SegClass {
+    pub fn of<const N: usize>(segmask: u32) -> SegClass {
+        let fm = N as u32 - 1;
+        let seg = segmask & fm;
+        let low = !seg & fm; // the lanes within a segment
+        if low & (low + 1) == 0 {
+            SegClass::Width(low + 1)
+        } else {
+            SegClass::Irregular
+        }
+    }
+    /// Every class for an `N`-lane unit.
+    pub fn all<const N: usize>() -> Vec<SegClass> {
+        let mut v: Vec<SegClass> = (0..=N.trailing_zeros()).map(|k| SegClass::Width(1 << k)).collect();
+        v.push(SegClass::Irregular);
+        v
+    }
+    pub fn name(self) -> String {
+        match self {
+            SegClass::Width(w) => format!("seg{w}"),
+            SegClass::Irregular => "seg-irregular".into(),
+        }
+    }
+}
+
+/// The coverage bin of a case: form, participation class and (for `.sg` shuffles) the segmask
+/// class of lane 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Bin {
     pub op: SgOp,
     pub mask: MaskClass,
-    /// `src1[20:16]` of lane 0 for `shfl.*.sg`; `None` otherwise.
-    pub segmask: Option<u32>,
+    pub segmask: Option<SegClass>,
 }
 
 /// The coverage bin a case falls in.
 pub fn classify<const N: usize>(op: SgOp, inp: &SgInputs<N>) -> Bin {
     let segmask = match op {
-        SgOp::Shfl { sg: true, .. } => Some((inp.src1[0] >> 16) & (N as u32 - 1)),
+        SgOp::Shfl { sg: true, .. } => Some(SegClass::of::<N>(inp.src1[0] >> 16)),
         _ => None,
     };
     Bin { op, mask: MaskClass::of::<N>(inp.mask & inp.activemask), segmask }
+}
+
+/// Every bin of `forms` for an `N`-lane unit.
+pub fn all_bins<const N: usize>(forms: &[SgOp]) -> Vec<Bin> {
+    let masks = [MaskClass::Empty, MaskClass::Single, MaskClass::Partial, MaskClass::Full];
+    let mut v = Vec::new();
+    for &op in forms {
+        let segs: Vec<Option<SegClass>> = match op {
+            SgOp::Shfl { sg: true, .. } => SegClass::all::<N>().into_iter().map(Some).collect(),
+            _ => vec![None],
+        };
+        for mask in masks {
+            for &segmask in &segs {
+                v.push(Bin { op, mask, segmask });
+            }
+        }
+    }
+    v
 }
 
 /// Interesting 32-bit float encodings.
@@ -115,13 +167,22 @@ const INT_EDGES: [u32; 12] = [
     0xFFFF_8000,
 ];
 
-fn float_elem(rng: &mut Rng, edges: &[u32], bits: u32, pool: &[u32]) -> u32 {
+/// `xs[j]` for a 16-bit random `r16`.
+#[inline]
+fn pick16<T: Copy>(xs: &[T], r16: u64) -> T {
+    xs[((r16 & 0xFFFF) as usize * xs.len()) >> 16]
+}
+
+/// One float element from one 64-bit draw `r`.
+#[inline]
+fn float_elem(r: u64, edges: &[u32], bits: u32, pool: &[u32]) -> u32 {
     let wm = if bits == 32 { u32::MAX } else { 0xFFFF };
-    match rng.below(10) {
-        0..=3 => rng.pick(edges),
-        4..=5 => rng.pick(pool), // duplicates across lanes
-        6 => rng.u32() & wm & !(if bits == 32 { 0x7F80_0000 } else { 0x7F80 }), // subnormal-ish / small
-        _ => rng.u32() & wm,
+    let val = (r >> 32) as u32;
+    match ((r & 0xFFFF) * 10) >> 16 {
+        0..=3 => pick16(edges, r >> 16),
+        4..=5 => pick16(pool, r >> 16), // duplicates across lanes
+        6 => val & wm & !(if bits == 32 { 0x7F80_0000 } else { 0x7F80 }), // subnormal-ish / small
+        _ => val & wm,
     }
 }
 
@@ -189,28 +250,32 @@ pub fn random_inputs<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
                 FloatType::Hf | FloatType::Hfx2 => (&F16_EDGES, 16),
                 FloatType::Bf | FloatType::Bfx2 => (&BF16_EDGES, 16),
             };
-            let pool: Vec<u32> = (0..3).map(|_| float_elem(rng, edges, bits, edges)).collect();
+            let pool: [u32; 3] = std::array::from_fn(|_| float_elem(rng.next_u64(), edges, bits, edges));
             let nan_heavy = rng.chance(15);
+            let packed = matches!(ty, FloatType::Hfx2 | FloatType::Bfx2);
+            let upper = packed || rng.chance(50);
             for v in src0.iter_mut() {
-                let e0 = if nan_heavy && rng.chance(80) { rng.pick(&edges[4..11]) } else { float_elem(rng, edges, bits, &pool) };
+                let r = rng.next_u64();
+                // 1 in 5 lanes is NaN-heavy in a NaN-heavy case (bits 60..63 pick the coin)
+                let e0 = if nan_heavy && (r >> 60) < 13 { pick16(&edges[4..11], r >> 44) } else { float_elem(r, edges, bits, &pool) };
                 *v = if bits == 32 {
                     e0
                 } else {
-                    let e1 = float_elem(rng, edges, bits, &pool);
-                    let hi = if matches!(ty, FloatType::Hfx2 | FloatType::Bfx2) || rng.chance(50) { e1 } else { 0 };
-                    e0 | hi << 16
+                    let e1 = float_elem(rng.next_u64(), edges, bits, &pool);
+                    e0 | if upper { e1 << 16 } else { 0 }
                 };
             }
         }
         SgOp::Ired { .. } => {
-            let pool: Vec<u32> = (0..3).map(|_| rng.u32()).collect();
+            let pool: [u32; 3] = std::array::from_fn(|_| rng.u32());
             let narrow = rng.chance(20);
             for v in src0.iter_mut() {
-                *v = match rng.below(8) {
-                    0..=2 => rng.pick(&INT_EDGES),
-                    3 => rng.pick(&pool),
-                    _ if narrow => rng.below(16),
-                    _ => rng.u32(),
+                let r = rng.next_u64();
+                *v = match r & 7 {
+                    0..=2 => pick16(&INT_EDGES, r >> 3),
+                    3 => pick16(&pool, r >> 3),
+                    _ if narrow => ((r >> 3) & 15) as u32,
+                    _ => (r >> 32) as u32,
                 };
             }
         }

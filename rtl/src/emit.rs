@@ -187,6 +187,33 @@ fn fold_indices(body: &str) -> String {
     }
 }
 
+/// Moves plain forwards of the clock and reset to submodules (`sub_clk_i = clk_i;` in the
+/// combinational block) out to continuous assignments on wires: a clock must not pass through
+/// an `always @(*)` block, which would also re-evaluate all of it at every clock edge.
+fn forward_clock_and_reset(body: &str) -> String {
+    let fwd = Regex::new(r"(?m)^\s+([A-Za-z_][A-Za-z0-9_]*) = (clk_i|rst_ni);\n").expect("regex");
+    let mut moved: Vec<(String, String)> = Vec::new();
+    for c in fwd.captures_iter(body) {
+        let name = c[1].to_string();
+        let assigned = Regex::new(&format!(r"(?m)^\s*{}\s*(<?=)", regex::escape(&name))).expect("regex");
+        if assigned.find_iter(body).count() == 1 {
+            moved.push((name, c[2].to_string()));
+        }
+    }
+    let mut out = body.to_string();
+    for (name, src) in &moved {
+        let line = Regex::new(&format!(r"(?m)^\s+{} = {};\n", regex::escape(name), src)).expect("regex");
+        out = line.replace(&out, "").into_owned();
+        let decl = Regex::new(&format!(r"(?m)^(\s*)reg(\s+){};", regex::escape(name))).expect("regex");
+        out = decl.replace(&out, format!("${{1}}wire${{2}}{name};").as_str()).into_owned();
+    }
+    if !moved.is_empty() {
+        let assigns: String = moved.iter().map(|(n, s)| format!("    assign {n} = {s};\n")).collect();
+        out = format!("{out}\n    // clock and reset of submodules\n{assigns}");
+    }
+    out
+}
+
 /// Width of the input port `d_i` (1 if scalar, 0 if absent).
 fn d_width(body: &str) -> usize {
     let re = Regex::new(r"input wire\s+(?:\[(\d+):0\]\s*)?d_i;").expect("regex");
@@ -245,6 +272,7 @@ impl Design {
             let body = body.replacen(&format!("module {path}("), "module @NAME@(", 1);
             let body = fold_indices(&body);
             let body = rename_dollars(&k.name, &body)?;
+            let body = forward_clock_and_reset(&body);
             let base = if k.width_named { format!("{}_w{}", k.name, d_width(&body)) } else { k.name.clone() };
             let name = match by_body.get(&body) {
                 Some(n) => n.clone(),

@@ -19,13 +19,16 @@ pub struct Args {
     /// Implementation that executes the sub-group instructions.
     #[arg(long, value_enum, default_value = "ref")]
     backend: Backend,
+    /// RTL configuration (TOML) for --backend rtl; default 32 lanes, combinational.
+    #[arg(long)]
+    config: Option<std::path::PathBuf>,
     /// Instructions a case may execute before it is stopped as an infinite loop.
     #[arg(long, default_value_t = 1_000_000)]
     max_steps: u64,
 }
 
 pub fn main(a: Args) -> Result<ExitCode, Failure> {
-    let mut backend = a.backend.open()?;
+    let mut backend = a.backend.open(a.config.as_deref())?;
     let opts = RunOptions { max_steps: a.max_steps };
     let stdin = std::io::stdin().lock();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod emit;
+pub mod regress;
 pub mod exec;
 pub mod run;
 
@@ -15,12 +16,25 @@ use crate::Failure;
 pub enum Backend {
     /// The reference model.
     Ref,
+    /// The emitted Verilog, Verilated (a prebuilt 32-lane configuration; see --config).
+    Rtl,
 }
 
 impl Backend {
-    pub fn open(self) -> Result<Box<dyn SubgroupBackend>, Failure> {
+    /// Opens the backend; `config` selects the RTL configuration (default: 32 lanes, combinational).
+    pub fn open(self, config: Option<&std::path::Path>) -> Result<Box<dyn SubgroupBackend>, Failure> {
         match self {
-            Backend::Ref => Ok(Box::new(RefBackend)),
+            Backend::Ref => {
+                if config.is_some() {
+                    return Err(Failure::input("--config selects an RTL configuration; it needs --backend rtl"));
+                }
+                Ok(Box::new(RefBackend))
+            }
+            Backend::Rtl => {
+                let cfg = load_config(config)?;
+                let b = pisa_sim::RtlBackend::open(&cfg).map_err(|e| Failure::input(e.to_string()))?;
+                Ok(Box::new(b))
+            }
         }
     }
 }

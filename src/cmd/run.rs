@@ -25,6 +25,9 @@ pub struct Args {
     /// Implementation that executes the sub-group instructions.
     #[arg(long, value_enum, default_value = "ref")]
     backend: Backend,
+    /// RTL configuration (TOML) for --backend rtl; default 32 lanes, combinational.
+    #[arg(long)]
+    config: Option<std::path::PathBuf>,
     /// Instructions the program may execute before it is stopped as an infinite loop.
     #[arg(long, default_value_t = 1_000_000)]
     max_steps: u64,
@@ -46,7 +49,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             parse_state(&obj, &[]).map_err(|m| Failure::input(format!("{name}: {m}")))?
         }
     };
-    let mut backend = a.backend.open()?;
+    let mut backend = a.backend.open(a.config.as_deref())?;
     let lines: Vec<&str> = src.lines().collect();
     let mut out = String::new();
     let mut observer = |e: &Event<'_>| match e {
