@@ -28,6 +28,10 @@ enum Cmd {
     Emit(cmd::emit::Args),
     /// Constrained-random differential regression: the Verilated RTL against the model.
     Regress(cmd::regress::Args),
+    /// Prove the RTL equal to the independent Verilog specs (yosys + ABC).
+    Prove(cmd::prove::Args),
+    /// FPGA synthesis (and place and route) with a QoR report against a behavioural baseline.
+    Synth(cmd::synth::Args),
 }
 
 /// A command's failure: the message and the exit status.
@@ -51,6 +55,8 @@ fn main() -> ExitCode {
         Cmd::Bench(a) => cmd::bench::main(a),
         Cmd::Emit(a) => cmd::emit::main(a),
         Cmd::Regress(a) => cmd::regress::main(a),
+        Cmd::Prove(a) => cmd::prove::main(a),
+        Cmd::Synth(a) => cmd::synth::main(a),
     };
     match r {
         Ok(code) => code,

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::asm::{assemble, Pos, Program, SPECIAL_REGS};
 use crate::backend::SubgroupBackend;
 use crate::interp::{run, Event, RunOptions, RunStats};
-use crate::op::{RegKind, Warp, LANES};
+use crate::op::{RegKind, SgOp, Warp, LANES};
 
 /// Initial state of a run: `%activemask` and register values (names without `%`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -239,5 +239,36 @@ fn strip_position(msg: &str) -> String {
     match msg.rfind(" at line ") {
         Some(i) => msg[..i].to_string(),
         None => msg.to_string(),
+    }
+}
+
+/// A failing case of the unit's ports as a `pisa exec` line that replays it (32-lane forms: the
+/// program reads `%a` = src0, `%b` = src1, `%m` = the uniform mask), else a raw JSON description of
+/// the port values. Used by `pisa regress` and `pisa prove` counterexamples.
+pub fn replay_line(op: Option<SgOp>, code: u8, src0: &[u32], src1: &[u32], mask: u32, activemask: u32) -> String {
+    let lanes = src0.len();
+    match op {
+        Some(op) if lanes == 32 => {
+            let operands = match op {
+                SgOp::Shfl { .. } => "%d, %a, %b, %m",
+                SgOp::RedFirstIdx => "%d, %m",
+                _ => "%d, %a, %m",
+            };
+            serde_json::json!({
+                "program": format!("{op} {operands};"),
+                "activemask": format!("{activemask:#010x}"),
+                "regs": { "%a": src0, "%b": src1, "%m": vec![mask; 32], "%d": vec![0u32; 32] },
+            })
+            .to_string()
+        }
+        _ => serde_json::json!({
+            "lanes": lanes,
+            "op_i": format!("{code:#04x}"),
+            "form": op.map(|o| o.to_string()),
+            "src0": src0, "src1": src1,
+            "mask": format!("{mask:#010x}"),
+            "activemask": format!("{activemask:#010x}"),
+        })
+        .to_string(),
     }
 }

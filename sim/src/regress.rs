@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use pisa_model::gen::{all_bins, classify, Bin, Rng};
 use pisa_model::unit::execute_lanes;
+pub use pisa_model::exec::replay_line;
 use pisa_model::{SgInputs, SgOp, SgOutputs};
 use pisa_rtl::UnitConfig;
 
@@ -121,35 +122,6 @@ fn port<const N: usize>(c: &Case<N>) -> PortIn<'_> {
 
 fn agrees(got: &PortOut, want_dst: &[u32], want_wen: u32) -> bool {
     got.wen == want_wen && (0..want_dst.len()).all(|l| want_wen >> l & 1 == 0 || got.dst[l] == want_dst[l])
-}
-
-/// The failing case as a `pisa exec` line (32-lane forms), else a raw JSON description.
-pub fn replay_line(op: Option<SgOp>, code: u8, src0: &[u32], src1: &[u32], mask: u32, activemask: u32) -> String {
-    let lanes = src0.len();
-    match op {
-        Some(op) if lanes == 32 => {
-            let operands = match op {
-                SgOp::Shfl { .. } => "%d, %a, %b, %m",
-                SgOp::RedFirstIdx => "%d, %m",
-                _ => "%d, %a, %m",
-            };
-            serde_json::json!({
-                "program": format!("{op} {operands};"),
-                "activemask": format!("{activemask:#010x}"),
-                "regs": { "%a": src0, "%b": src1, "%m": vec![mask; 32], "%d": vec![0u32; 32] },
-            })
-            .to_string()
-        }
-        _ => serde_json::json!({
-            "lanes": lanes,
-            "op_i": format!("{code:#04x}"),
-            "form": op.map(|o| o.to_string()),
-            "src0": src0, "src1": src1,
-            "mask": format!("{mask:#010x}"),
-            "activemask": format!("{activemask:#010x}"),
-        })
-        .to_string(),
-    }
 }
 
 fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options) -> Result<Report, SimError> {

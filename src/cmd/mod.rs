@@ -4,7 +4,9 @@ pub mod bench;
 pub mod emit;
 pub mod regress;
 pub mod exec;
+pub mod prove;
 pub mod run;
+pub mod synth;
 
 use clap::ValueEnum;
 use pisa_model::{RefBackend, SubgroupBackend};

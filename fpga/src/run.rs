@@ -1,0 +1,127 @@
+//! Running `fpga/synth.sh` and `fpga/pnr.sh`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use crate::report::{PnrResult, SynthResult};
+
+/// The flows, embedded from `fpga/`.
+pub const SYNTH_SH: &str = include_str!("../synth.sh");
+pub const PNR_SH: &str = include_str!("../pnr.sh");
+
+/// Why a flow did not produce a result.
+#[derive(Debug, thiserror::Error)]
+pub enum FpgaError {
+    #[error("{0}")]
+    Input(String),
+    #[error("{tool} failed: {first_error} (log: {log})")]
+    Tool { tool: String, first_error: String, log: String },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// An FPGA family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    Ecp5,
+    Ice40,
+    Xc7,
+}
+
+impl Target {
+    pub const ALL: [Target; 3] = [Target::Ecp5, Target::Ice40, Target::Xc7];
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Ecp5 => "ecp5",
+            Target::Ice40 => "ice40",
+            Target::Xc7 => "xc7",
+        }
+    }
+    /// The LUT cell types counted as "LUTs".
+    pub fn lut_cells(self) -> &'static [&'static str] {
+        match self {
+            Target::Ecp5 => &["LUT4"],
+            Target::Ice40 => &["SB_LUT4"],
+            Target::Xc7 => &["LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6"],
+        }
+    }
+    /// Wide-mux cells (ECP5 PFUMX/L6MUX21, 7-series MUXF7/MUXF8).
+    pub fn mux_cells(self) -> &'static [&'static str] {
+        match self {
+            Target::Ecp5 => &["PFUMX", "L6MUX21"],
+            Target::Ice40 => &[],
+            Target::Xc7 => &["MUXF7", "MUXF8"],
+        }
+    }
+    /// Whether a cell type is a flip-flop.
+    pub fn is_ff(self, cell: &str) -> bool {
+        match self {
+            Target::Ecp5 => cell == "TRELLIS_FF",
+            Target::Ice40 => cell.starts_with("SB_DFF"),
+            Target::Xc7 => matches!(cell, "FDRE" | "FDSE" | "FDCE" | "FDPE" | "FDRE_1" | "FDSE_1"),
+        }
+    }
+    pub fn lut_name(self) -> &'static str {
+        match self {
+            Target::Xc7 => "LUT6",
+            _ => "LUT4",
+        }
+    }
+}
+
+impl std::str::FromStr for Target {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Target::ALL.into_iter().find(|t| t.name() == s).ok_or_else(|| format!("unknown target '{s}' (ecp5, ice40, xc7)"))
+    }
+}
+
+fn script(dir: &Path, name: &str, text: &str) -> Result<PathBuf, FpgaError> {
+    std::fs::create_dir_all(dir)?;
+    let p = dir.join(name);
+    std::fs::write(&p, text)?;
+    Ok(p)
+}
+
+fn run_sh(sh: &Path, args: &[String], log: &Path, tool: &str) -> Result<(), FpgaError> {
+    let out = Command::new("bash").arg(sh).args(args).output()?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let text = std::fs::read_to_string(log).unwrap_or_default() + &String::from_utf8_lossy(&out.stderr);
+    let first_error = text
+        .lines()
+        .find(|l| l.contains("ERROR") || l.contains("rror:"))
+        .unwrap_or("non-zero exit")
+        .trim()
+        .to_string();
+    Err(FpgaError::Tool { tool: tool.into(), first_error, log: log.display().to_string() })
+}
+
+/// Synthesizes module `top` of `files` for `target` into `out`.
+pub fn synth(target: Target, top: &str, files: &[PathBuf], out: &Path) -> Result<SynthResult, FpgaError> {
+    let start = Instant::now();
+    let sh = script(out, "synth.sh", SYNTH_SH)?;
+    let mut args = vec![target.name().to_string(), top.to_string(), out.display().to_string()];
+    args.extend(files.iter().map(|f| f.display().to_string()));
+    run_sh(&sh, &args, &out.join("yosys.log"), "yosys")?;
+    let stat = std::fs::read_to_string(out.join("stat.json"))?;
+    let ltp = std::fs::read_to_string(out.join("ltp.txt")).unwrap_or_default();
+    let mut r = SynthResult::parse(target, top, &stat, &ltp).map_err(|e| FpgaError::Input(format!("{}: {e}", out.join("stat.json").display())))?;
+    r.seconds = start.elapsed().as_secs_f64();
+    r.netlist = out.join(format!("{top}.json"));
+    Ok(r)
+}
+
+/// Places and routes a synthesized netlist (top `pisa_fpga_wrap`) at `freq_mhz`.
+pub fn pnr(target: Target, netlist: &Path, out: &Path, freq_mhz: f64) -> Result<PnrResult, FpgaError> {
+    let start = Instant::now();
+    let sh = script(out, "pnr.sh", PNR_SH)?;
+    let args = vec![target.name().to_string(), netlist.display().to_string(), out.display().to_string(), format!("{freq_mhz}")];
+    run_sh(&sh, &args, &out.join("pnr.log"), "nextpnr")?;
+    let text = std::fs::read_to_string(out.join("report.json"))?;
+    let mut r = PnrResult::parse(&text).map_err(|e| FpgaError::Input(format!("{}: {e}", out.join("report.json").display())))?;
+    r.seconds = start.elapsed().as_secs_f64();
+    Ok(r)
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# fpga/synth.sh TARGET TOP OUT_DIR FILE.v... — yosys synthesis of module TOP for an FPGA family.
+#   TARGET: ecp5 (synth_ecp5), ice40 (synth_ice40), xc7 (synth_xilinx -family xc7 -widemux 5)
+# Writes OUT_DIR/TOP.json (netlist for nextpnr), OUT_DIR/stat.json (cells by type),
+# OUT_DIR/ltp.txt (logic levels: longest path in cells, flip-flops cut) and OUT_DIR/yosys.log.
+# Environment: YOSYS (default yosys). `pisa synth` runs this same script.
+set -euo pipefail
+if [ $# -lt 4 ]; then
+  echo "usage: $0 ecp5|ice40|xc7 TOP OUT_DIR FILE.v..." >&2
+  exit 2
+fi
+target=$1 top=$2 out=$3
+shift 3
+mkdir -p "$out"
+case "$target" in
+  ecp5)  synth="synth_ecp5 -top $top" ;;
+  ice40) synth="synth_ice40 -top $top" ;;
+  xc7)   synth="synth_xilinx -family xc7 -widemux 5 -top $top" ;;
+  *) echo "$0: unknown target '$target' (ecp5, ice40, xc7)" >&2; exit 2 ;;
+esac
+reads=""
+for f in "$@"; do reads+="read_verilog \"$f\"; "; done
+"${YOSYS:-yosys}" -q -l "$out/yosys.log" -p "$reads $synth; tee -q -o $out/stat.json stat -json; tee -q -o $out/ltp.txt ltp -noff; write_json $out/$top.json"

@@ -1,0 +1,169 @@
+//! `pisa synth --target {ecp5,ice40,xc7} [--config FILE] [--block NAME] [--pnr] [--freq MHZ]
+//! [--out DIR] [--max-luts N]`: yosys synthesis of the emitted RTL and of a plain behavioural
+//! baseline of the same block, and with `--pnr` nextpnr place and route of the RTL in a
+//! registered-I/O harness; prints a Markdown table and writes `report.json` / `report.md`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use pisa_fpga::{pnr, synth, SynthResult, Target};
+use pisa_rtl::design::{design, manifest_info, BlockName};
+
+use super::load_config;
+use crate::Failure;
+
+const BASE_XBAR: &str = include_str!("../../fpga/baseline/pisa_base_xbar.v");
+const BASE_LZC: &str = include_str!("../../fpga/baseline/pisa_base_lzc.v");
+const BASE_REDUCE: &str = include_str!("../../fpga/baseline/pisa_base_reduce.v");
+const SPEC_REDUCE: &str = include_str!("../../formal/spec/pisa_spec_reduce.v");
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// FPGA family: ecp5 (synth_ecp5), ice40 (synth_ice40) or xc7 (synth_xilinx -family xc7).
+    #[arg(long, value_parser = |s: &str| s.parse::<Target>())]
+    target: Target,
+    /// Unit configuration (TOML: lanes, pipeline, pipeline_at); default 32 lanes, combinational.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// What to synthesize: unit, xbar, reduce or lzc.
+    #[arg(long, default_value = "unit", value_parser = |s: &str| s.parse::<BlockName>())]
+    block: BlockName,
+    /// Also place and route (ecp5: LFE5U-85F-8 out of context; ice40: HX8K) and report Fmax.
+    #[arg(long)]
+    pnr: bool,
+    /// Target clock of place and route, MHz.
+    #[arg(long, default_value_t = 150.0)]
+    freq: f64,
+    /// Skip the behavioural baseline.
+    #[arg(long)]
+    no_baseline: bool,
+    /// Output directory (default: target/synth/<target>_<block>_<config>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Exit 1 when the RTL needs more LUTs than this (a QoR gate for CI).
+    #[arg(long)]
+    max_luts: Option<u64>,
+}
+
+fn io(p: &Path) -> impl Fn(std::io::Error) -> Failure + '_ {
+    move |e| Failure::input(format!("{}: {e}", p.display()))
+}
+
+/// The baseline of `block` for `lanes`: (top, files written into `dir`).
+fn baseline(block: BlockName, lanes: usize, dir: &Path) -> Result<Option<(String, Vec<PathBuf>)>, Failure> {
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let k = lanes.trailing_zeros();
+    let set = |t: &str| t.replace("parameter integer N = 32", &format!("parameter integer N = {lanes}")).replace("parameter integer K = 5", &format!("parameter integer K = {k}"));
+    let files: Vec<(&str, String)> = match block {
+        BlockName::Xbar => vec![("pisa_base_xbar.v", set(BASE_XBAR))],
+        BlockName::Lzc => vec![("pisa_base_lzc.v", set(BASE_LZC))],
+        BlockName::Reduce => vec![("pisa_base_reduce.v", set(BASE_REDUCE)), ("pisa_spec_reduce.v", SPEC_REDUCE.to_string())],
+        BlockName::Unit => return Ok(None),
+    };
+    let mut paths = Vec::new();
+    for (name, text) in &files {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(io(&p))?;
+        paths.push(p);
+    }
+    let top = format!("pisa_base_{}", block.name());
+    Ok(Some((top, paths)))
+}
+
+fn row(s: &mut String, what: &str, r: &SynthResult, target: Target, base: Option<&SynthResult>) {
+    let ratio = base.filter(|b| b.luts > 0).map(|b| format!("{:.2}", r.luts as f64 / b.luts as f64)).unwrap_or_else(|| "—".into());
+    let mux: Vec<String> = target.mux_cells().iter().map(|m| format!("{} {}", r.cells.get(*m).copied().unwrap_or(0), m)).collect();
+    let carry: u64 = r.cells.iter().filter(|(k, _)| k.contains("CCU2") || k.contains("CARRY")).map(|(_, n)| n).sum();
+    writeln!(
+        s,
+        "| {what} | {} | {} | {} | {} | {} | {ratio} | {:.0} s |",
+        r.luts,
+        if mux.is_empty() { "—".to_string() } else { mux.join(", ") },
+        carry,
+        r.ffs,
+        r.logic_levels.map(|l| l.to_string()).unwrap_or_else(|| "?".into()),
+        r.seconds
+    )
+    .unwrap();
+}
+
+pub fn main(a: Args) -> Result<ExitCode, Failure> {
+    let cfg = load_config(a.config.as_deref())?;
+    if a.pnr && a.target == Target::Xc7 {
+        return Err(Failure::input("--pnr: no open place-and-route flow for xc7 here (use ecp5 or ice40)"));
+    }
+    if !(1.0..=1000.0).contains(&a.freq) {
+        return Err(Failure::input(format!("--freq {}: give a clock between 1 and 1000 MHz", a.freq)));
+    }
+    let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("target/synth/{}_{}_{}", a.target.name(), a.block.name(), cfg.tag())));
+    let rtl_dir = out.join("rtl");
+    let d = design(&cfg, a.block, "pisa_sg").map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
+    let files = d.write(&rtl_dir, manifest_info(&cfg, a.block)).map_err(|e| Failure::input(e.to_string()))?;
+    let files: Vec<PathBuf> = files.into_iter().filter(|f| f.extension().is_some_and(|x| x == "v")).collect();
+    let top = d.top.clone();
+    eprintln!("synth: {} of {} ({} lanes, latency {}) for {} ...", a.block, top, cfg.lanes, cfg.latency(), a.target.name());
+    let fail = |e: pisa_fpga::FpgaError| Failure { message: e.to_string(), code: 1 };
+    let rtl = synth(a.target, &top, &files, &out.join("synth")).map_err(fail)?;
+    let base = if a.no_baseline {
+        None
+    } else if let Some((btop, bfiles)) = baseline(a.block, cfg.lanes, &out.join("baseline"))? {
+        eprintln!("synth: baseline {btop} ...");
+        Some(synth(a.target, &btop, &bfiles, &out.join("baseline_synth")).map_err(fail)?)
+    } else {
+        None
+    };
+    let pnr_result = if a.pnr {
+        let text = files.iter().map(|f| std::fs::read_to_string(f).unwrap_or_default()).collect::<Vec<_>>().join("\n");
+        let ports = pisa_fpga::wrap::ports(&text, &top).map_err(Failure::input)?;
+        let wrap = out.join("pnr").join("pisa_fpga_wrap.v");
+        std::fs::create_dir_all(out.join("pnr")).map_err(io(&out))?;
+        std::fs::write(&wrap, pisa_fpga::wrap::wrapper(&top, &ports)).map_err(io(&wrap))?;
+        let mut wfiles = files.clone();
+        wfiles.push(wrap);
+        eprintln!("synth: place and route at {} MHz ...", a.freq);
+        let w = synth(a.target, "pisa_fpga_wrap", &wfiles, &out.join("pnr")).map_err(fail)?;
+        Some(pnr(a.target, &w.netlist, &out.join("pnr"), a.freq).map_err(fail)?)
+    } else {
+        None
+    };
+
+    let lut = a.target.lut_name();
+    let mut md = String::new();
+    writeln!(md, "### {} `{}` — {} lanes, latency {} cycles, {}\n", a.target.name(), a.block, cfg.lanes, cfg.latency(), top).unwrap();
+    writeln!(md, "| design | {lut}s | wide muxes | carry | FFs | logic levels | {lut} ratio to baseline | synth time |").unwrap();
+    writeln!(md, "|---|---|---|---|---|---|---|---|").unwrap();
+    row(&mut md, "generator RTL", &rtl, a.target, base.as_ref());
+    if let Some(b) = &base {
+        row(&mut md, "behavioural baseline", b, a.target, None);
+    }
+    if let Some(p) = &pnr_result {
+        writeln!(md, "\nPlace and route: **{:.1} MHz** achieved (constraint {:.0} MHz), {:.0} s.", p.fmax_mhz, p.constraint_mhz, p.seconds).unwrap();
+        let util: Vec<String> = p.utilization.iter().map(|(k, (u, n))| format!("{k} {u}/{n}")).collect();
+        writeln!(md, "Utilisation (with harness): {}.", util.join(", ")).unwrap();
+        if !p.critical_path.is_empty() {
+            writeln!(md, "Critical path ({} segments): {} … {}", p.critical_path.len(), p.critical_path[0], p.critical_path[p.critical_path.len() - 1]).unwrap();
+        }
+    }
+    print!("{md}");
+    let report = serde_json::json!({
+        "target": a.target.name(), "block": a.block.name(), "top": top, "config": cfg,
+        "latency_cycles": cfg.latency(),
+        "rtl": rtl, "baseline": base,
+        "lut_ratio_to_baseline": base.as_ref().filter(|b| b.luts > 0).map(|b| rtl.luts as f64 / b.luts as f64),
+        "pnr": pnr_result,
+    });
+    let rp = out.join("report.json");
+    std::fs::write(&rp, serde_json::to_string_pretty(&report).unwrap_or_default()).map_err(io(&rp))?;
+    let mp = out.join("report.md");
+    std::fs::write(&mp, &md).map_err(io(&mp))?;
+    eprintln!("synth: wrote {} and {}", rp.display(), mp.display());
+    if let Some(max) = a.max_luts {
+        if rtl.luts > max {
+            eprintln!("synth: FAIL: {} {lut}s > --max-luts {max}", rtl.luts);
+            return Ok(ExitCode::from(1));
+        }
+        eprintln!("synth: PASS: {} {lut}s <= --max-luts {max}", rtl.luts);
+    }
+    Ok(ExitCode::SUCCESS)
+}
