@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
 # fpga/synth.sh TARGET TOP OUT_DIR FILE.v... — yosys synthesis of module TOP for an FPGA family.
-#   TARGET: ecp5 (synth_ecp5), ice40 (synth_ice40), xc7 (synth_xilinx -family xc7 -widemux 5)
+#   TARGET: ecp5  (synth_ecp5 -noflatten -nomux),
+#           ice40 (synth_ice40 -noflatten),
+#           xc7   (synth_xilinx -family xc7 -widemux 4; keeps the hierarchy by default)
+# The hierarchy is kept so the crossbar's mux trees (pisa_sg_shfl_xbar_mux) are mapped apart
+# from the select logic: flattened, ABC folded select terms into the mux LUTs (2.5-4x the LUTs).
+# -widemux 4 maps the trees exactly onto LUT6 + MUXF7 + MUXF8; on ECP5 yosys 0.23's PFUMX/L6MUX21
+# cover costs more LUT4s than plain LUT4 mapping (-nomux), measured at 8 and 32 lanes.
 # Writes OUT_DIR/TOP.json (netlist for nextpnr), OUT_DIR/stat.json (cells by type),
 # OUT_DIR/ltp.txt (logic levels: longest path in cells, flip-flops cut) and OUT_DIR/yosys.log.
 # Environment: YOSYS (default yosys). `pisa synth` runs this same script.
@@ -13,9 +19,9 @@ target=$1 top=$2 out=$3
 shift 3
 mkdir -p "$out"
 case "$target" in
-  ecp5)  synth="synth_ecp5 -top $top" ;;
-  ice40) synth="synth_ice40 -top $top" ;;
-  xc7)   synth="synth_xilinx -family xc7 -widemux 5 -top $top" ;;
+  ecp5)  synth="synth_ecp5 -noflatten -nomux -top $top" ;;
+  ice40) synth="synth_ice40 -noflatten -top $top" ;;
+  xc7)   synth="synth_xilinx -family xc7 -widemux 4 -top $top" ;;
   *) echo "$0: unknown target '$target' (ecp5, ice40, xc7)" >&2; exit 2 ;;
 esac
 reads=""

@@ -1,21 +1,9 @@
 //! The `pisa` binary's contracts: exit statuses, JSON Lines answers, located errors, the lane
 //! diagram of `pisa run`, and the `pisa bench` report shape.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-fn pisa(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pisa"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn pisa");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
-}
+use common::pisa;
 
 fn lanes(f: impl Fn(u32) -> u32) -> Vec<u32> {
     (0..32).map(f).collect()

@@ -2,23 +2,12 @@
 //! with a counterexample that replays on the model and on the edited RTL, and located errors for
 //! bad arguments.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
-fn pisa(args: &[&str], stdin: &str) -> (i32, String, String) {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pisa"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn pisa");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
-}
+use common::pisa;
 
 fn tmp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("pisa-prove-test-{name}-{}", std::process::id()));

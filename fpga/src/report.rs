@@ -26,9 +26,18 @@ pub struct SynthResult {
 
 impl SynthResult {
     pub fn parse(target: Target, top: &str, stat_json: &str, ltp: &str) -> Result<SynthResult, String> {
-        // `tee -o` may leave yosys' log lines before the JSON object
+        // `tee -o` may leave yosys' log lines before the JSON object, and yosys 0.23's `stat -json`
+        // prints the hierarchy's "  submodule  count" lines inside it: keep only JSON lines
         let start = stat_json.find('{').ok_or("no JSON object")?;
-        let v: serde_json::Value = serde_json::from_str(&stat_json[start..]).map_err(|e| format!("{}:{}: {e}", e.line(), e.column()))?;
+        let clean: String = stat_json[start..]
+            .lines()
+            .filter(|l| {
+                let t = l.trim_start();
+                t.is_empty() || t.starts_with(['"', '{', '}', '[', ']'])
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let v: serde_json::Value = serde_json::from_str(&clean).map_err(|e| format!("{}:{}: {e}", e.line(), e.column()))?;
         let by_type = v
             .pointer("/design/num_cells_by_type")
             .or_else(|| v.pointer(&format!("/modules/\\{top}/num_cells_by_type")))
@@ -107,6 +116,9 @@ mod tests {
         let r = SynthResult::parse(Target::Xc7, "t", "{\"design\": {\"num_cells_by_type\": {\"LUT6\": 5, \"LUT3\": 2, \"MUXF7\": 1, \"FDRE\": 4}}}", "").unwrap();
         assert_eq!((r.luts, r.wide_muxes, r.ffs, r.logic_levels), (7, 1, 4, None));
         assert!(SynthResult::parse(Target::Xc7, "t", "{\"x\": 1}", "").is_err());
+        // yosys 0.23 writes the hierarchy inside the JSON of a design with submodules
+        let stat = "{\n \"modules\": {\n },\n       sub_w2           4\n \"design\": {\"num_cells_by_type\": {\"SB_LUT4\": 3}}\n}";
+        assert_eq!(SynthResult::parse(Target::Ice40, "t", stat, "").unwrap().luts, 3);
     }
 
     #[test]

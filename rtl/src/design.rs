@@ -93,15 +93,26 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
         }
         "xbar" => {
             waivers.push(("src1_i".into(), SRC1_REASON.into()));
+            (
+                w("shfl_xbar"),
+                hdr(
+                    &format!("{} — shuffle crossbar of shfl.{{up,dn,xor,idx}}[.sg] (PISA §7.4).", w("shfl_xbar")),
+                    "Per lane: laneOffset/cval/segmask from src1, clampLane, srcLane, inBounds, participation of srcLane;\nselect = inBounds && part_i[srcLane] ? srcLane : laneid (own src0). Data path: the mux trees of\nshfl_xbar_mux (a module of its own, so synthesis maps them apart from the select logic).",
+                    if inner_stages { "one cycle per stage boundary inside the tree".into() } else { "combinational".into() },
+                ),
+                false,
+            )
+        }
+        "mux" => {
             waivers.push((r"sq\d_\d+".into(), "a stage register carries a lane's whole select; the bits its earlier levels consumed are not read again (synthesis removes them)".into()));
             if !inner_stages {
                 waivers.push(("clk_i".into(), "no stage boundary lies inside the crossbar in this configuration; the port is kept so every configuration has the same ports".into()));
             }
             (
-                w("shfl_xbar"),
+                w("shfl_xbar_mux"),
                 hdr(
-                    &format!("{} — shuffle crossbar of shfl.{{up,dn,xor,idx}}[.sg] (PISA §7.4).", w("shfl_xbar")),
-                    "Per lane: laneOffset/cval/segmask from src1, clampLane, srcLane, inBounds, participation of srcLane;\nselect = inBounds && part_i[srcLane] ? srcLane : laneid (own src0). Data path: one N:1 mux tree of 32-bit words\nper lane, built from 2:1 muxes (level l switched by select bit l-1).",
+                    &format!("{} — data path of the shuffle crossbar (PISA §7.4).", w("shfl_xbar_mux")),
+                    "Per lane one N:1 mux tree of 32-bit words from 2:1 muxes, level l switched by bit l-1 of the lane's\nselect sel_i_<lane> (computed by shfl_xbar); the select travels beside the words through stage registers.",
                     if inner_stages { "one cycle per stage boundary inside the tree".into() } else { "combinational".into() },
                 ),
                 false,

@@ -13,5 +13,6 @@ pub mod prims;
 pub mod reduce;
 pub mod unit;
 pub mod xbar;
+pub mod xbar_mux;
 
 pub use config::{ConfigError, UnitConfig};

@@ -6,16 +6,15 @@
 //!  sg_i  ──┘                    part_i[srcLane] ◄───────────┤
 //!                                        sel = (inBounds && part_i[srcLane]) ? srcLane : laneid
 //!                                                           │  (K bits per lane)
-//!  src0_i ─► level 1: N lanes × N/2 2:1 muxes on sel[0] ─► [reg?] ─► level 2 on sel[1] ─► ...
-//!            ... level K ─► dst_o[lane]   (one N:1 mux tree of 32-bit words per lane)
+//!  src0_i ─► pisa_sg_shfl_xbar_mux (xbar_mux.rs): level 1: N lanes × N/2 2:1 muxes on sel[0]
+//!            ─► [reg?] ─► level 2 on sel[1] ─► ... level K ─► dst_o[lane]  (one N:1 tree per lane)
 //! ```
 //! Every lane reads any lane (per-lane `src1` makes it a full crossbar). The own-value fallback
 //! costs nothing in the data path: a lane that must keep its own `src0` selects itself, so each
 //! output bit is exactly one N:1 mux, built as an explicit tree of 2:1 muxes, level `l` switched
 //! by select bit `l-1` (4:1 per LUT6 with MUXF7/MUXF8 on 7-series, LUT4 + PFUMX + L6MUX21 on
-//! ECP5). `srcLane` is never formed as a signed number: the bound tests are rewritten as
-//! unsigned comparisons that cannot overflow (`.up`: `laneid >= clamp && laneid - clamp >= off`;
-//! `.dn`: `clamp >= laneid && clamp - laneid >= off`).
+//! ECP5). `srcLane` is formed with one extra bit that catches the `.up` borrow and the `.dn`
+//! carry, so one `>=` (`.up`) and one `<=` (the others) against `clampLane` decide `inBounds`.
 //!
 //! Latency: combinational, plus one cycle for each enabled stage boundary inside the tree
 //! (`stage[b]` for `1 <= b < K`; the unit registers boundary `K`, its outputs).
@@ -23,7 +22,8 @@
 
 use rust_hdl::prelude::*;
 
-use crate::prims::{many, on, Param, PipeReg};
+use crate::prims::many;
+use crate::xbar_mux::ShflMux;
 
 /// The shuffle crossbar for `N` lanes (see the module documentation).
 #[derive(LogicBlock)]
@@ -47,57 +47,23 @@ pub struct ShflXbar<const N: usize, const K: usize, const K1: usize, const W: us
     mode_up: Constant<Bits<2>>,
     mode_dn: Constant<Bits<2>>,
     mode_xor: Constant<Bits<2>>,
-    off: Vec<Signal<Local, Bits<K>>>,
     cval: Vec<Signal<Local, Bits<K1>>>,
     seg: Vec<Signal<Local, Bits<K1>>>,
     clamp: Vec<Signal<Local, Bits<K1>>>,
-    /// `.up`: laneid - clamp; `.dn`: clamp - laneid; a value above `N-1` is a borrow (negative).
-    dist: Vec<Signal<Local, Bits<K1>>>,
+    /// laneOffset and srcLane one bit wider: bit K is the borrow of `.up` / carry of `.dn`.
+    off_w: Vec<Signal<Local, Bits<K1>>>,
+    src_w: Vec<Signal<Local, Bits<K1>>>,
     src: Vec<Signal<Local, Bits<K>>>,
     in_bounds: Vec<Signal<Local, Bit>>,
     sel: Vec<Signal<Local, Bits<K>>>,
-    lv1: Vec<Signal<Local, Bits<32>>>,
-    lv2: Vec<Signal<Local, Bits<32>>>,
-    lv3: Vec<Signal<Local, Bits<32>>>,
-    lv4: Vec<Signal<Local, Bits<32>>>,
-    lv5: Vec<Signal<Local, Bits<32>>>,
-    /// Level words and select bits after the optional register following level `b`.
-    lq1: Vec<Signal<Local, Bits<32>>>,
-    lq2: Vec<Signal<Local, Bits<32>>>,
-    lq3: Vec<Signal<Local, Bits<32>>>,
-    lq4: Vec<Signal<Local, Bits<32>>>,
-    sq1: Vec<Signal<Local, Bits<K>>>,
-    sq2: Vec<Signal<Local, Bits<K>>>,
-    sq3: Vec<Signal<Local, Bits<K>>>,
-    sq4: Vec<Signal<Local, Bits<K>>>,
-    r1: Vec<PipeReg<Bits<32>>>,
-    r2: Vec<PipeReg<Bits<32>>>,
-    r3: Vec<PipeReg<Bits<32>>>,
-    r4: Vec<PipeReg<Bits<32>>>,
-    rs1: Vec<PipeReg<Bits<K>>>,
-    rs2: Vec<PipeReg<Bits<K>>>,
-    rs3: Vec<PipeReg<Bits<K>>>,
-    rs4: Vec<PipeReg<Bits<K>>>,
-    /// `stage.0[b]` = 1 when a register follows tree level `b` (`1 <= b < K`).
-    stage: Param<[usize; 6]>,
-}
-
-/// Words of level `l` over all lanes.
-const fn words(n: usize, l: usize) -> usize {
-    n * (n >> l)
+    /// The data path: per-lane mux trees (and the stage registers inside them).
+    mux: ShflMux<N, K, W>,
 }
 
 impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N, K, K1, W> {
     /// `stages[b]`: register after tree level `b` (entries `b >= K` are ignored here).
     pub fn new(stages: [bool; 6]) -> Self {
         assert!(N.is_power_of_two() && 1 << K == N && K1 == K + 1 && W == 32 * N && (4..=32).contains(&N));
-        let stage = std::array::from_fn(|b| on(b >= 1 && b < K && stages[b]));
-        let bank = |b: usize| if stage[b] == 1 { words(N, b) } else { 0 };
-        let sel_bank = |b: usize| if stage[b] == 1 { N } else { 0 };
-        // level arrays exist up to level K; post-boundary copies below level K
-        let level = |b: usize| if b <= K { words(N, b) } else { 0 };
-        let inner = |b: usize| if b < K { words(N, b) } else { 0 };
-        let inner_sel = |b: usize| if b < K { N } else { 0 };
         let mask = (1u64 << K) - 1;
         ShflXbar {
             clk_i: Default::default(),
@@ -114,36 +80,15 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N
             mode_up: Constant::new(0u64.into()),
             mode_dn: Constant::new(1u64.into()),
             mode_xor: Constant::new(2u64.into()),
-            off: many(N),
             cval: many(N),
             seg: many(N),
             clamp: many(N),
-            dist: many(N),
+            off_w: many(N),
+            src_w: many(N),
             src: many(N),
             in_bounds: many(N),
             sel: many(N),
-            lv1: many(level(1)),
-            lv2: many(level(2)),
-            lv3: many(level(3)),
-            lv4: many(level(4)),
-            lv5: many(level(5)),
-            lq1: many(inner(1)),
-            lq2: many(inner(2)),
-            lq3: many(inner(3)),
-            lq4: many(inner(4)),
-            sq1: many(inner_sel(1)),
-            sq2: many(inner_sel(2)),
-            sq3: many(inner_sel(3)),
-            sq4: many(inner_sel(4)),
-            r1: many(bank(1)),
-            r2: many(bank(2)),
-            r3: many(bank(3)),
-            r4: many(bank(4)),
-            rs1: many(sel_bank(1)),
-            rs2: many(sel_bank(2)),
-            rs3: many(sel_bank(3)),
-            rs4: many(sel_bank(4)),
-            stage: Param(stage),
+            mux: ShflMux::new(stages),
         }
     }
 }
@@ -153,7 +98,6 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
     fn update(&mut self) {
         // ---- per lane: select = the source lane, or the lane itself when it keeps its own src0
         for i in 0..N {
-            self.off[i].next = self.src1_i.val().get_bits::<K>(i * 32);
             if self.sg_i.val() {
                 self.cval[i].next = self.src1_i.val().get_bits::<K1>(i * 32 + 8) & self.low_w.val();
                 self.seg[i].next = self.src1_i.val().get_bits::<K1>(i * 32 + 16) & self.low_w.val();
@@ -167,28 +111,25 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
             }
             // clampLane = (laneid & segmask) | (cval & ~segmask); bit K is always 0
             self.clamp[i].next = (self.lane_w[i].val() & self.seg[i].val()) | (self.cval[i].val() & !self.seg[i].val());
+            // srcLane with one more bit: a borrow (.up below 0) or carry (.dn past N-1) sets bit K
+            self.off_w[i].next = self.src1_i.val().get_bits::<K1>(i * 32) & self.low_w.val();
             if self.mode_i.val() == self.mode_up.val() {
-                // srcLane = laneid - off >= clampLane  <=>  laneid >= clamp and laneid - clamp >= off
-                self.dist[i].next = self.lane_w[i].val() - self.clamp[i].val();
-                self.src[i].next = self.lane_id[i].val() - self.off[i].val();
-                self.in_bounds[i].next = (self.dist[i].val() <= self.low_w.val()) && (self.dist[i].val().get_bits::<K>(0) >= self.off[i].val());
+                self.src_w[i].next = self.lane_w[i].val() - self.off_w[i].val();
             } else if self.mode_i.val() == self.mode_dn.val() {
-                // srcLane = laneid + off <= clampLane  <=>  clamp >= laneid and clamp - laneid >= off
-                self.dist[i].next = self.clamp[i].val() - self.lane_w[i].val();
-                self.src[i].next = self.lane_id[i].val() + self.off[i].val();
-                self.in_bounds[i].next = (self.dist[i].val() <= self.low_w.val()) && (self.dist[i].val().get_bits::<K>(0) >= self.off[i].val());
+                self.src_w[i].next = self.lane_w[i].val() + self.off_w[i].val();
             } else if self.mode_i.val() == self.mode_xor.val() {
-                self.dist[i].next = self.zero_w.val();
-                self.src[i].next = self.lane_id[i].val() ^ self.off[i].val();
-                self.in_bounds[i].next = (self.lane_id[i].val() ^ self.off[i].val()) <= self.clamp[i].val().get_bits::<K>(0);
+                self.src_w[i].next = self.lane_w[i].val() ^ self.off_w[i].val();
             } else {
                 // srcLane = minLane | (off & ~segmask)
-                self.dist[i].next = self.zero_w.val();
-                self.src[i].next = (self.lane_id[i].val() & self.seg[i].val().get_bits::<K>(0))
-                    | (self.off[i].val() & !self.seg[i].val().get_bits::<K>(0));
-                self.in_bounds[i].next = ((self.lane_id[i].val() & self.seg[i].val().get_bits::<K>(0))
-                    | (self.off[i].val() & !self.seg[i].val().get_bits::<K>(0)))
-                    <= self.clamp[i].val().get_bits::<K>(0);
+                self.src_w[i].next = (self.lane_w[i].val() & self.seg[i].val()) | (self.off_w[i].val() & !self.seg[i].val());
+            }
+            self.src[i].next = self.src_w[i].val().get_bits::<K>(0);
+            // inBounds: .up srcLane >= clampLane (and not below 0); else srcLane <= clampLane
+            // (a carry makes src_w > N-1 >= clampLane)
+            if self.mode_i.val() == self.mode_up.val() {
+                self.in_bounds[i].next = (self.src_w[i].val() <= self.low_w.val()) && (self.src_w[i].val() >= self.clamp[i].val());
+            } else {
+                self.in_bounds[i].next = self.src_w[i].val() <= self.clamp[i].val();
             }
             if self.in_bounds[i].val() && self.part_i.val().get_bit(self.src[i].val().index()) {
                 self.sel[i].next = self.src[i].val();
@@ -196,166 +137,12 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
                 self.sel[i].next = self.lane_id[i].val();
             }
         }
-        // ---- level 1: each lane picks word 2j or 2j+1 of src0 on select bit 0
-        for h in (N >> 1)..((N >> 1) + 1) {
-            for i in 0..N {
-                for j in 0..(N >> 1) {
-                    if self.sel[i].val().get_bit(0) {
-                        self.lv1[i * h + j].next = self.src0_i.val().get_bits::<32>((2 * j + 1) * 32);
-                    } else {
-                        self.lv1[i * h + j].next = self.src0_i.val().get_bits::<32>((2 * j) * 32);
-                    }
-                }
-            }
-        }
-        for _e in 0..self.stage.0[1] {
-            for x in 0..words(N, 1) {
-                self.r1[x].clk_i.next = self.clk_i.val();
-                self.r1[x].d_i.next = self.lv1[x].val();
-                self.lq1[x].next = self.r1[x].q_o.val();
-            }
-            for i in 0..N {
-                self.rs1[i].clk_i.next = self.clk_i.val();
-                self.rs1[i].d_i.next = self.sel[i].val();
-                self.sq1[i].next = self.rs1[i].q_o.val();
-            }
-        }
-        for _e in 0..(1 - self.stage.0[1]) {
-            for x in 0..words(N, 1) {
-                self.lq1[x].next = self.lv1[x].val();
-            }
-            for i in 0..N {
-                self.sq1[i].next = self.sel[i].val();
-            }
-        }
-        // ---- level 2 (on select bit 1)
-        for h in (N >> 2)..((N >> 2) + 1) {
-            for i in 0..N {
-                for j in 0..(N >> 2) {
-                    if self.sq1[i].val().get_bit(1) {
-                        self.lv2[i * h + j].next = self.lq1[i * 2 * h + 2 * j + 1].val();
-                    } else {
-                        self.lv2[i * h + j].next = self.lq1[i * 2 * h + 2 * j].val();
-                    }
-                }
-            }
-        }
-        for _e in 0..self.stage.0[2] {
-            for x in 0..words(N, 2) {
-                self.r2[x].clk_i.next = self.clk_i.val();
-                self.r2[x].d_i.next = self.lv2[x].val();
-                self.lq2[x].next = self.r2[x].q_o.val();
-            }
-            for i in 0..N {
-                self.rs2[i].clk_i.next = self.clk_i.val();
-                self.rs2[i].d_i.next = self.sq1[i].val();
-                self.sq2[i].next = self.rs2[i].q_o.val();
-            }
-        }
-        for _e in 0..(on(K > 2) - self.stage.0[2]) {
-            for x in 0..words(N, 2) {
-                self.lq2[x].next = self.lv2[x].val();
-            }
-            for i in 0..N {
-                self.sq2[i].next = self.sq1[i].val();
-            }
-        }
-        // ---- level 3 (on select bit 2)
-        for h in (N >> 3)..((N >> 3) + 1) {
-            for i in 0..N {
-                for j in 0..(N >> 3) {
-                    if self.sq2[i].val().get_bit(2) {
-                        self.lv3[i * h + j].next = self.lq2[i * 2 * h + 2 * j + 1].val();
-                    } else {
-                        self.lv3[i * h + j].next = self.lq2[i * 2 * h + 2 * j].val();
-                    }
-                }
-            }
-        }
-        for _e in 0..self.stage.0[3] {
-            for x in 0..words(N, 3) {
-                self.r3[x].clk_i.next = self.clk_i.val();
-                self.r3[x].d_i.next = self.lv3[x].val();
-                self.lq3[x].next = self.r3[x].q_o.val();
-            }
-            for i in 0..N {
-                self.rs3[i].clk_i.next = self.clk_i.val();
-                self.rs3[i].d_i.next = self.sq2[i].val();
-                self.sq3[i].next = self.rs3[i].q_o.val();
-            }
-        }
-        for _e in 0..(on(K > 3) - self.stage.0[3]) {
-            for x in 0..words(N, 3) {
-                self.lq3[x].next = self.lv3[x].val();
-            }
-            for i in 0..N {
-                self.sq3[i].next = self.sq2[i].val();
-            }
-        }
-        // ---- level 4 (on select bit 3)
-        for h in (N >> 4)..((N >> 4) + 1) {
-            for i in 0..N {
-                for j in 0..(N >> 4) {
-                    if self.sq3[i].val().get_bit(3) {
-                        self.lv4[i * h + j].next = self.lq3[i * 2 * h + 2 * j + 1].val();
-                    } else {
-                        self.lv4[i * h + j].next = self.lq3[i * 2 * h + 2 * j].val();
-                    }
-                }
-            }
-        }
-        for _e in 0..self.stage.0[4] {
-            for x in 0..words(N, 4) {
-                self.r4[x].clk_i.next = self.clk_i.val();
-                self.r4[x].d_i.next = self.lv4[x].val();
-                self.lq4[x].next = self.r4[x].q_o.val();
-            }
-            for i in 0..N {
-                self.rs4[i].clk_i.next = self.clk_i.val();
-                self.rs4[i].d_i.next = self.sq3[i].val();
-                self.sq4[i].next = self.rs4[i].q_o.val();
-            }
-        }
-        for _e in 0..(on(K > 4) - self.stage.0[4]) {
-            for x in 0..words(N, 4) {
-                self.lq4[x].next = self.lv4[x].val();
-            }
-            for i in 0..N {
-                self.sq4[i].next = self.sq3[i].val();
-            }
-        }
-        // ---- level 5 (on select bit 4)
-        for h in (N >> 5)..((N >> 5) + 1) {
-            for i in 0..N {
-                for j in 0..(N >> 5) {
-                    if self.sq4[i].val().get_bit(4) {
-                        self.lv5[i * h + j].next = self.lq4[i * 2 * h + 2 * j + 1].val();
-                    } else {
-                        self.lv5[i * h + j].next = self.lq4[i * 2 * h + 2 * j].val();
-                    }
-                }
-            }
-        }
-        // ---- the last level holds one word per lane
-        for _e in 0..on(K == 2) {
-            for i in 0..N {
-                self.dst_o[i].next = self.lv2[i].val();
-            }
-        }
-        for _e in 0..on(K == 3) {
-            for i in 0..N {
-                self.dst_o[i].next = self.lv3[i].val();
-            }
-        }
-        for _e in 0..on(K == 4) {
-            for i in 0..N {
-                self.dst_o[i].next = self.lv4[i].val();
-            }
-        }
-        for _e in 0..on(K == 5) {
-            for i in 0..N {
-                self.dst_o[i].next = self.lv5[i].val();
-            }
+        // ---- data path: the mux trees, in their own module
+        self.mux.clk_i.next = self.clk_i.val();
+        self.mux.src0_i.next = self.src0_i.val();
+        for i in 0..N {
+            self.mux.sel_i[i].next = self.sel[i].val();
+            self.dst_o[i].next = self.mux.dst_o[i].val();
         }
     }
 }

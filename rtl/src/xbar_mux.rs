@@ -1,0 +1,265 @@
+//! `pisa_sg_shfl_xbar_mux` — the data path of the shuffle crossbar (PISA §7.4): for every lane an
+//! N:1 mux tree of 32-bit words built from 2:1 muxes, level `l` switched by bit `l-1` of the
+//! lane's select.
+//!
+//! ```text
+//!  src0_i ─► level 1: N lanes × N/2 2:1 muxes on sel_i[lane][0] ─► [reg?] ─► level 2 on bit 1 ─► ...
+//!            ... level K ─► dst_o[lane]        (select bits travel beside the words through the registers)
+//! ```
+//! It is its own module so synthesis maps it alone: with the select logic outside, each
+//! 4:1 step is one LUT6 (7-series) or two LUT4s + PFUMX (ECP5); merged with the select logic,
+//! yosys/ABC duplicated select terms into the mux LUTs (2.5× the LUTs at 8 lanes).
+//!
+//! Latency: combinational, plus one cycle for each enabled stage boundary inside the tree
+//! (`stage[b]` for `1 <= b < K`). Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
+
+use rust_hdl::prelude::*;
+
+use crate::prims::{many, on, Param, PipeReg};
+
+/// The crossbar's mux trees for `N` lanes (see the module documentation).
+#[derive(LogicBlock)]
+pub struct ShflMux<const N: usize, const K: usize, const W: usize> {
+    pub clk_i: Signal<In, Clock>,
+    pub src0_i: Signal<In, Bits<W>>,
+    /// Per lane: the lane whose word it receives.
+    pub sel_i: Vec<Signal<In, Bits<K>>>,
+    pub dst_o: Vec<Signal<Out, Bits<32>>>,
+    lv1: Vec<Signal<Local, Bits<32>>>,
+    lv2: Vec<Signal<Local, Bits<32>>>,
+    lv3: Vec<Signal<Local, Bits<32>>>,
+    lv4: Vec<Signal<Local, Bits<32>>>,
+    lv5: Vec<Signal<Local, Bits<32>>>,
+    /// Level words and select bits after the optional register following level `b`.
+    lq1: Vec<Signal<Local, Bits<32>>>,
+    lq2: Vec<Signal<Local, Bits<32>>>,
+    lq3: Vec<Signal<Local, Bits<32>>>,
+    lq4: Vec<Signal<Local, Bits<32>>>,
+    sq1: Vec<Signal<Local, Bits<K>>>,
+    sq2: Vec<Signal<Local, Bits<K>>>,
+    sq3: Vec<Signal<Local, Bits<K>>>,
+    sq4: Vec<Signal<Local, Bits<K>>>,
+    r1: Vec<PipeReg<Bits<32>>>,
+    r2: Vec<PipeReg<Bits<32>>>,
+    r3: Vec<PipeReg<Bits<32>>>,
+    r4: Vec<PipeReg<Bits<32>>>,
+    rs1: Vec<PipeReg<Bits<K>>>,
+    rs2: Vec<PipeReg<Bits<K>>>,
+    rs3: Vec<PipeReg<Bits<K>>>,
+    rs4: Vec<PipeReg<Bits<K>>>,
+    /// `stage.0[b]` = 1 when a register follows tree level `b` (`1 <= b < K`).
+    stage: Param<[usize; 6]>,
+}
+
+/// Words of level `l` over all lanes.
+const fn words(n: usize, l: usize) -> usize {
+    n * (n >> l)
+}
+
+impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
+    /// `stages[b]`: register after tree level `b` (entries `b >= K` are ignored here).
+    pub fn new(stages: [bool; 6]) -> Self {
+        assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
+        let stage = std::array::from_fn(|b| on(b >= 1 && b < K && stages[b]));
+        let bank = |b: usize| if stage[b] == 1 { words(N, b) } else { 0 };
+        let sel_bank = |b: usize| if stage[b] == 1 { N } else { 0 };
+        let level = |b: usize| if b <= K { words(N, b) } else { 0 };
+        let inner = |b: usize| if b < K { words(N, b) } else { 0 };
+        let inner_sel = |b: usize| if b < K { N } else { 0 };
+        ShflMux {
+            clk_i: Default::default(),
+            src0_i: Default::default(),
+            sel_i: many(N),
+            dst_o: many(N),
+            lv1: many(level(1)),
+            lv2: many(level(2)),
+            lv3: many(level(3)),
+            lv4: many(level(4)),
+            lv5: many(level(5)),
+            lq1: many(inner(1)),
+            lq2: many(inner(2)),
+            lq3: many(inner(3)),
+            lq4: many(inner(4)),
+            sq1: many(inner_sel(1)),
+            sq2: many(inner_sel(2)),
+            sq3: many(inner_sel(3)),
+            sq4: many(inner_sel(4)),
+            r1: many(bank(1)),
+            r2: many(bank(2)),
+            r3: many(bank(3)),
+            r4: many(bank(4)),
+            rs1: many(sel_bank(1)),
+            rs2: many(sel_bank(2)),
+            rs3: many(sel_bank(3)),
+            rs4: many(sel_bank(4)),
+            stage: Param(stage),
+        }
+    }
+}
+
+impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- level 1: each lane picks word 2j or 2j+1 of src0 on select bit 0
+        for h in (N >> 1)..((N >> 1) + 1) {
+            for i in 0..N {
+                for j in 0..(N >> 1) {
+                    if self.sel_i[i].val().get_bit(0) {
+                        self.lv1[i * h + j].next = self.src0_i.val().get_bits::<32>((2 * j + 1) * 32);
+                    } else {
+                        self.lv1[i * h + j].next = self.src0_i.val().get_bits::<32>((2 * j) * 32);
+                    }
+                }
+            }
+        }
+        for _e in 0..self.stage.0[1] {
+            for x in 0..words(N, 1) {
+                self.r1[x].clk_i.next = self.clk_i.val();
+                self.r1[x].d_i.next = self.lv1[x].val();
+                self.lq1[x].next = self.r1[x].q_o.val();
+            }
+            for i in 0..N {
+                self.rs1[i].clk_i.next = self.clk_i.val();
+                self.rs1[i].d_i.next = self.sel_i[i].val();
+                self.sq1[i].next = self.rs1[i].q_o.val();
+            }
+        }
+        for _e in 0..(1 - self.stage.0[1]) {
+            for x in 0..words(N, 1) {
+                self.lq1[x].next = self.lv1[x].val();
+            }
+            for i in 0..N {
+                self.sq1[i].next = self.sel_i[i].val();
+            }
+        }
+        // ---- level 2 (on select bit 1)
+        for h in (N >> 2)..((N >> 2) + 1) {
+            for i in 0..N {
+                for j in 0..(N >> 2) {
+                    if self.sq1[i].val().get_bit(1) {
+                        self.lv2[i * h + j].next = self.lq1[i * 2 * h + 2 * j + 1].val();
+                    } else {
+                        self.lv2[i * h + j].next = self.lq1[i * 2 * h + 2 * j].val();
+                    }
+                }
+            }
+        }
+        for _e in 0..self.stage.0[2] {
+            for x in 0..words(N, 2) {
+                self.r2[x].clk_i.next = self.clk_i.val();
+                self.r2[x].d_i.next = self.lv2[x].val();
+                self.lq2[x].next = self.r2[x].q_o.val();
+            }
+            for i in 0..N {
+                self.rs2[i].clk_i.next = self.clk_i.val();
+                self.rs2[i].d_i.next = self.sq1[i].val();
+                self.sq2[i].next = self.rs2[i].q_o.val();
+            }
+        }
+        for _e in 0..(on(K > 2) - self.stage.0[2]) {
+            for x in 0..words(N, 2) {
+                self.lq2[x].next = self.lv2[x].val();
+            }
+            for i in 0..N {
+                self.sq2[i].next = self.sq1[i].val();
+            }
+        }
+        // ---- level 3 (on select bit 2)
+        for h in (N >> 3)..((N >> 3) + 1) {
+            for i in 0..N {
+                for j in 0..(N >> 3) {
+                    if self.sq2[i].val().get_bit(2) {
+                        self.lv3[i * h + j].next = self.lq2[i * 2 * h + 2 * j + 1].val();
+                    } else {
+                        self.lv3[i * h + j].next = self.lq2[i * 2 * h + 2 * j].val();
+                    }
+                }
+            }
+        }
+        for _e in 0..self.stage.0[3] {
+            for x in 0..words(N, 3) {
+                self.r3[x].clk_i.next = self.clk_i.val();
+                self.r3[x].d_i.next = self.lv3[x].val();
+                self.lq3[x].next = self.r3[x].q_o.val();
+            }
+            for i in 0..N {
+                self.rs3[i].clk_i.next = self.clk_i.val();
+                self.rs3[i].d_i.next = self.sq2[i].val();
+                self.sq3[i].next = self.rs3[i].q_o.val();
+            }
+        }
+        for _e in 0..(on(K > 3) - self.stage.0[3]) {
+            for x in 0..words(N, 3) {
+                self.lq3[x].next = self.lv3[x].val();
+            }
+            for i in 0..N {
+                self.sq3[i].next = self.sq2[i].val();
+            }
+        }
+        // ---- level 4 (on select bit 3)
+        for h in (N >> 4)..((N >> 4) + 1) {
+            for i in 0..N {
+                for j in 0..(N >> 4) {
+                    if self.sq3[i].val().get_bit(3) {
+                        self.lv4[i * h + j].next = self.lq3[i * 2 * h + 2 * j + 1].val();
+                    } else {
+                        self.lv4[i * h + j].next = self.lq3[i * 2 * h + 2 * j].val();
+                    }
+                }
+            }
+        }
+        for _e in 0..self.stage.0[4] {
+            for x in 0..words(N, 4) {
+                self.r4[x].clk_i.next = self.clk_i.val();
+                self.r4[x].d_i.next = self.lv4[x].val();
+                self.lq4[x].next = self.r4[x].q_o.val();
+            }
+            for i in 0..N {
+                self.rs4[i].clk_i.next = self.clk_i.val();
+                self.rs4[i].d_i.next = self.sq3[i].val();
+                self.sq4[i].next = self.rs4[i].q_o.val();
+            }
+        }
+        for _e in 0..(on(K > 4) - self.stage.0[4]) {
+            for x in 0..words(N, 4) {
+                self.lq4[x].next = self.lv4[x].val();
+            }
+            for i in 0..N {
+                self.sq4[i].next = self.sq3[i].val();
+            }
+        }
+        // ---- level 5 (on select bit 4)
+        for h in (N >> 5)..((N >> 5) + 1) {
+            for i in 0..N {
+                for j in 0..(N >> 5) {
+                    if self.sq4[i].val().get_bit(4) {
+                        self.lv5[i * h + j].next = self.lq4[i * 2 * h + 2 * j + 1].val();
+                    } else {
+                        self.lv5[i * h + j].next = self.lq4[i * 2 * h + 2 * j].val();
+                    }
+                }
+            }
+        }
+        // ---- the last level holds one word per lane
+        for _e in 0..on(K == 2) {
+            for i in 0..N {
+                self.dst_o[i].next = self.lv2[i].val();
+            }
+        }
+        for _e in 0..on(K == 3) {
+            for i in 0..N {
+                self.dst_o[i].next = self.lv3[i].val();
+            }
+        }
+        for _e in 0..on(K == 4) {
+            for i in 0..N {
+                self.dst_o[i].next = self.lv4[i].val();
+            }
+        }
+        for _e in 0..on(K == 5) {
+            for i in 0..N {
+                self.dst_o[i].next = self.lv5[i].val();
+            }
+        }
+    }
+}
