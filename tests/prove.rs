@@ -10,10 +10,7 @@ use std::process::Command;
 use common::pisa;
 
 fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("pisa-prove-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::fresh_dir(&format!("prove-test-{name}"))
 }
 
 /// Every property at 32 lanes: crossbar, priority encoder, all 48 reduction forms, and the

@@ -8,9 +8,7 @@ fn pisa(args: &[&str]) -> (i32, String, String) {
 }
 
 fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("pisa-synth-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::fresh_dir(&format!("synth-test-{name}"))
 }
 
 fn report(dir: &std::path::Path) -> serde_json::Value {

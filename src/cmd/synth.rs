@@ -54,11 +54,18 @@ fn io(p: &Path) -> impl Fn(std::io::Error) -> Failure + '_ {
 fn baseline(block: BlockName, lanes: usize, dir: &Path) -> Result<Option<(String, Vec<PathBuf>)>, Failure> {
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let k = lanes.trailing_zeros();
-    let set = |t: &str| t.replace("parameter integer N = 32", &format!("parameter integer N = {lanes}")).replace("parameter integer K = 5", &format!("parameter integer K = {k}"));
+    // the baselines declare N = 32 (the crossbar also K = 5) as defaults; set them for `lanes`
+    let set = |t: &str| -> Result<String, Failure> {
+        if !t.contains("parameter integer N = 32") {
+            return Err(Failure { message: "a baseline lost its default `parameter integer N = 32`".into(), code: 1 });
+        }
+        Ok(t.replace("parameter integer N = 32", &format!("parameter integer N = {lanes}"))
+            .replace("parameter integer K = 5", &format!("parameter integer K = {k}")))
+    };
     let files: Vec<(&str, String)> = match block {
-        BlockName::Xbar => vec![("pisa_base_xbar.v", set(BASE_XBAR))],
-        BlockName::Lzc => vec![("pisa_base_lzc.v", set(BASE_LZC))],
-        BlockName::Reduce => vec![("pisa_base_reduce.v", set(BASE_REDUCE)), ("pisa_spec_reduce.v", SPEC_REDUCE.to_string())],
+        BlockName::Xbar => vec![("pisa_base_xbar.v", set(BASE_XBAR)?)],
+        BlockName::Lzc => vec![("pisa_base_lzc.v", set(BASE_LZC)?)],
+        BlockName::Reduce => vec![("pisa_base_reduce.v", set(BASE_REDUCE)?), ("pisa_spec_reduce.v", SPEC_REDUCE.to_string())],
         BlockName::Unit => return Ok(None),
     };
     let mut paths = Vec::new();
