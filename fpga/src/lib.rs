@@ -5,7 +5,8 @@
 //! The flows are the shell scripts in `fpga/` (embedded here, so the CLI and an engineer running
 //! them by hand do exactly the same thing):
 //! ```text
-//!  emitted .v ─ synth.sh TARGET ─ stat.json, ltp.txt, TOP.json
+//!  emitted .v ─ synth.sh TARGET (+ ecp5_mux_map.v) ─ stat.json, ltp.txt, TOP.json
+//!                    ├─ equiv.sh: TOP.json + cell models vs the RTL (prefix pisa_gold) ─ ABC dprove
 //!                    └─ wrap.v (shift-in / registered / XOR-out) ─ synth.sh ─ pnr.sh ─ report.json
 //! ```
 
@@ -14,4 +15,4 @@ pub mod run;
 pub mod wrap;
 
 pub use report::{PnrResult, SynthResult};
-pub use run::{pnr, synth, FpgaError, Target};
+pub use run::{equiv, pnr, synth, Equivalence, FpgaError, Target};

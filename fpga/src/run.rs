@@ -9,6 +9,9 @@ use crate::report::{PnrResult, SynthResult};
 /// The flows, embedded from `fpga/`.
 pub const SYNTH_SH: &str = include_str!("../synth.sh");
 pub const PNR_SH: &str = include_str!("../pnr.sh");
+pub const EQUIV_SH: &str = include_str!("../equiv.sh");
+/// The ECP5 techmap `synth.sh` applies to the crossbar's mux trees (read from beside the script).
+pub const ECP5_MUX_MAP: &str = include_str!("../ecp5_mux_map.v");
 
 /// Why a flow did not produce a result.
 #[derive(Debug, thiserror::Error)]
@@ -103,6 +106,7 @@ fn run_sh(sh: &Path, args: &[String], log: &Path, tool: &str) -> Result<(), Fpga
 pub fn synth(target: Target, top: &str, files: &[PathBuf], out: &Path) -> Result<SynthResult, FpgaError> {
     let start = Instant::now();
     let sh = script(out, "synth.sh", SYNTH_SH)?;
+    script(out, "ecp5_mux_map.v", ECP5_MUX_MAP)?;
     let mut args = vec![target.name().to_string(), top.to_string(), out.display().to_string()];
     args.extend(files.iter().map(|f| f.display().to_string()));
     run_sh(&sh, &args, &out.join("yosys.log"), "yosys")?;
@@ -124,4 +128,31 @@ pub fn pnr(target: Target, netlist: &Path, out: &Path, freq_mhz: f64) -> Result<
     let mut r = PnrResult::parse(&text).map_err(|e| FpgaError::Input(format!("{}: {e}", out.join("report.json").display())))?;
     r.seconds = start.elapsed().as_secs_f64();
     Ok(r)
+}
+
+/// The verdict of `equiv.sh` on a netlist against its RTL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Equivalence {
+    Equivalent,
+    Different,
+    Undecided,
+}
+
+/// Proves the netlist `netlist` (module `top`) equal to the RTL `gold_files` (module `gold_top`,
+/// emitted under another module prefix) with `fpga/equiv.sh`, working in `out`.
+pub fn equiv(target: Target, netlist: &Path, top: &str, gold_top: &str, gold_files: &[PathBuf], out: &Path) -> Result<Equivalence, FpgaError> {
+    let sh = script(out, "equiv.sh", EQUIV_SH)?;
+    let mut args = vec![target.name().to_string(), netlist.display().to_string(), top.to_string(), out.display().to_string(), gold_top.to_string()];
+    args.extend(gold_files.iter().map(|f| f.display().to_string()));
+    let o = Command::new("bash").arg(&sh).args(&args).output()?;
+    match o.status.code() {
+        Some(0) => Ok(Equivalence::Equivalent),
+        Some(1) => Ok(Equivalence::Different),
+        Some(3) => Ok(Equivalence::Undecided),
+        _ => {
+            let first_error = String::from_utf8_lossy(&o.stderr).lines().next().unwrap_or("non-zero exit").trim().to_string();
+            Err(FpgaError::Tool { tool: "yosys (equiv.sh)".into(), first_error, log: out.join("equiv.log").display().to_string() })
+        }
+    }
 }

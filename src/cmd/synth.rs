@@ -1,13 +1,14 @@
 //! `pisa synth --target {ecp5,ice40,xc7} [--config FILE] [--block NAME] [--pnr] [--freq MHZ]
-//! [--out DIR] [--max-luts N]`: yosys synthesis of the emitted RTL and of a plain behavioural
-//! baseline of the same block, and with `--pnr` nextpnr place and route of the RTL in a
-//! registered-I/O harness; prints a Markdown table and writes `report.json` / `report.md`.
+//! [--equiv] [--out DIR] [--max-luts N]`: yosys synthesis of the emitted RTL and of a plain
+//! behavioural baseline of the same block, with `--equiv` a proof that the netlist equals the RTL
+//! (`fpga/equiv.sh`), and with `--pnr` nextpnr place and route of the RTL in a registered-I/O
+//! harness; prints a Markdown table and writes `report.json` / `report.md`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use pisa_fpga::{pnr, synth, SynthResult, Target};
+use pisa_fpga::{equiv, pnr, synth, Equivalence, SynthResult, Target};
 use pisa_rtl::design::{design, manifest_info, BlockName};
 
 use super::load_config;
@@ -35,6 +36,10 @@ pub struct Args {
     /// Target clock of place and route, MHz.
     #[arg(long, default_value_t = 150.0)]
     freq: f64,
+    /// Prove the synthesized netlist equal to the emitted RTL (yosys cell models + ABC dprove;
+    /// combinational configurations). Exit 1 when they differ.
+    #[arg(long)]
+    equiv: bool,
     /// Skip the behavioural baseline.
     #[arg(long)]
     no_baseline: bool,
@@ -103,6 +108,12 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     if !(1.0..=1000.0).contains(&a.freq) {
         return Err(Failure::input(format!("--freq {}: give a clock between 1 and 1000 MHz", a.freq)));
     }
+    if a.equiv && cfg.latency() > 0 {
+        return Err(Failure::input(format!(
+            "--equiv: proves combinational netlists only; this configuration has latency {} (set pipeline = 0)",
+            cfg.latency()
+        )));
+    }
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("target/synth/{}_{}_{}", a.target.name(), a.block.name(), cfg.tag())));
     let rtl_dir = out.join("rtl");
     let d = design(&cfg, a.block, "pisa_sg").map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
@@ -112,6 +123,16 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     eprintln!("synth: {} of {} ({} lanes, latency {}) for {} ...", a.block, top, cfg.lanes, cfg.latency(), a.target.name());
     let fail = |e: pisa_fpga::FpgaError| Failure { message: e.to_string(), code: 1 };
     let rtl = synth(a.target, &top, &files, &out.join("synth")).map_err(fail)?;
+    let equivalence = if a.equiv {
+        eprintln!("synth: proving the netlist equal to the RTL ...");
+        let gold = design(&cfg, a.block, "pisa_gold").map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
+        let gdir = out.join("equiv").join("rtl");
+        let gfiles = gold.write(&gdir, manifest_info(&cfg, a.block)).map_err(|e| Failure::input(e.to_string()))?;
+        let gfiles: Vec<PathBuf> = gfiles.into_iter().filter(|f| f.extension().is_some_and(|x| x == "v")).collect();
+        Some(equiv(a.target, &rtl.netlist, &top, &gold.top, &gfiles, &out.join("equiv")).map_err(fail)?)
+    } else {
+        None
+    };
     let base = if a.no_baseline {
         None
     } else if let Some((btop, bfiles)) = baseline(a.block, cfg.lanes, &out.join("baseline"))? {
@@ -144,6 +165,14 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     if let Some(b) = &base {
         row(&mut md, "behavioural baseline", b, a.target, None);
     }
+    if let Some(e) = equivalence {
+        let what = match e {
+            Equivalence::Equivalent => "**equivalent** to the RTL (ABC dprove)",
+            Equivalence::Different => "**DIFFERENT** from the RTL (ABC found a counterexample; see equiv/abc.log)",
+            Equivalence::Undecided => "undecided against the RTL (ABC gave up; see equiv/abc.log)",
+        };
+        writeln!(md, "\nNetlist: {what}.").unwrap();
+    }
     if let Some(p) = &pnr_result {
         writeln!(md, "\nPlace and route: **{:.1} MHz** achieved (constraint {:.0} MHz), {:.0} s.", p.fmax_mhz, p.constraint_mhz, p.seconds).unwrap();
         let util: Vec<String> = p.utilization.iter().map(|(k, (u, n))| format!("{k} {u}/{n}")).collect();
@@ -159,12 +188,17 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         "rtl": rtl, "baseline": base,
         "lut_ratio_to_baseline": base.as_ref().filter(|b| b.luts > 0).map(|b| rtl.luts as f64 / b.luts as f64),
         "pnr": pnr_result,
+        "equivalence": equivalence,
     });
     let rp = out.join("report.json");
     std::fs::write(&rp, serde_json::to_string_pretty(&report).unwrap_or_default()).map_err(io(&rp))?;
     let mp = out.join("report.md");
     std::fs::write(&mp, &md).map_err(io(&mp))?;
     eprintln!("synth: wrote {} and {}", rp.display(), mp.display());
+    if equivalence.is_some_and(|e| e != Equivalence::Equivalent) {
+        eprintln!("synth: FAIL: the netlist is not proved equal to the RTL");
+        return Ok(ExitCode::from(1));
+    }
     if let Some(max) = a.max_luts {
         if rtl.luts > max {
             eprintln!("synth: FAIL: {} {lut}s > --max-luts {max}", rtl.luts);
