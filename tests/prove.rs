@@ -32,6 +32,25 @@ fn all_proofs_pass_at_32_lanes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A unit with a register at boundary 0 (in front of the trees) and after levels 2 and 3, emitted
+/// and proved by a relative `--rtl-dir` from its own directory: equal to the combinational unit
+/// over its 3-cycle latency.
+#[test]
+fn boundary_zero_pipeline_equals_the_combinational_unit() {
+    let dir = tmp("b0");
+    std::fs::write(dir.join("b0.toml"), "lanes = 8\npipeline_at = [0, 2, 3]\n").unwrap();
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_pisa")).args(args).current_dir(&dir).output().unwrap();
+        (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr))
+    };
+    let (code, out) = run(&["emit", "--config", "b0.toml", "--out", "rtl"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = run(&["prove", "--rtl-dir", "rtl", "--work", "w"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("PASS  l8  unit pipeline=3 == unit pipeline=0, 3-cycle latency"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Simulates the (edited) reduction tree in `rtl` with iverilog on one input.
 fn rtl_reduce(rtl: &Path, op: u8, part: u32, src0: &[u32]) -> u32 {
     let mut bits = String::new();

@@ -28,6 +28,8 @@ impl RtlDir {
     /// Scans `dir`. `lanes` is required when the directory has no `manifest.json` from
     /// `pisa emit`, and must agree with it when it has one.
     pub fn scan(dir: &Path, lanes: Option<usize>) -> Result<RtlDir, ProveError> {
+        // absolute, because the tools run in the work directory
+        let dir = &std::fs::canonicalize(dir).map_err(|e| ProveError::Input(format!("{}: {e}", dir.display())))?;
         let rd = std::fs::read_dir(dir).map_err(|e| ProveError::Input(format!("{}: {e}", dir.display())))?;
         let mut files: Vec<PathBuf> = rd
             .filter_map(|e| e.ok().map(|e| e.path()))

@@ -3,11 +3,14 @@
 //! ```toml
 //! lanes = 32          # 4, 8, 16 or 32 (default 32)
 //! pipeline = 2        # register stages, 0 (combinational) ..= log2(lanes) (default 0)
-//! # pipeline_at = [3, 5]   # optional: exact stage boundaries (see below)
+//! # pipeline_at = [0, 3, 5]   # optional: exact stage boundaries (see below)
 //! ```
 //!
 //! A stage boundary `b` in `1..=log2(lanes)` is a register after tree level `b` of the crossbar
-//! and of the reduction tree; boundary `log2(lanes)` registers the unit's outputs. With only a
+//! and of the reduction tree; boundary `log2(lanes)` registers the unit's outputs. Boundary `0`
+//! (only through `pipeline_at`) registers in front of the trees: the crossbar's computed selects
+//! with `src0`, the reduction's operands with its decoded controls, the unit's controls — so the
+//! select logic has a cycle of its own. With only a
 //! count, the boundaries are spread evenly and always include the outputs:
 //! `round(j * log2(lanes) / pipeline)` for `j = 1..=pipeline`. The latency in cycles is the
 //! number of boundaries.
@@ -87,8 +90,8 @@ impl UnitConfig {
                 }
                 let mut seen = [false; 6];
                 for &b in at {
-                    if b == 0 || b > k {
-                        return bad(format!("pipeline_at: boundary {b} is not a tree level (1..={k} for {} lanes)", self.lanes));
+                    if b > k {
+                        return bad(format!("pipeline_at: boundary {b} is not a stage boundary (0..={k} for {} lanes)", self.lanes));
                     }
                     if seen[b] {
                         return bad(format!("pipeline_at: boundary {b} is listed twice"));
@@ -105,7 +108,7 @@ impl UnitConfig {
         self.lanes.trailing_zeros() as usize
     }
 
-    /// `stages()[b]` is true when a register follows tree level `b` (index 0 unused).
+    /// `stages()[b]` is true when a register follows tree level `b` (`b = 0`: before level 1).
     pub fn stages(&self) -> [bool; 6] {
         let k = self.log2_lanes();
         let mut s = [false; 6];
@@ -164,8 +167,11 @@ mod tests {
         assert!(e.to_string().starts_with("unit.toml:2:1: unknown field `laness`"), "{e}");
         let e = UnitConfig::from_toml("lanes = \"many\"\n", "unit.toml").unwrap_err();
         assert!(e.to_string().starts_with("unit.toml:1:9: invalid type"), "{e}");
-        let e = UnitConfig::from_toml("pipeline_at = [0, 5]\n", "u.toml").unwrap_err();
-        assert_eq!(e.to_string(), "u.toml: pipeline_at: boundary 0 is not a tree level (1..=5 for 32 lanes)");
+        let e = UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 4]\n", "u.toml").unwrap_err();
+        assert_eq!(e.to_string(), "u.toml: pipeline_at: boundary 4 is not a stage boundary (0..=3 for 8 lanes)");
+        let c = UnitConfig::from_toml("pipeline_at = [0, 3, 5]\n", "u.toml").unwrap();
+        assert_eq!((c.latency(), c.tag()), (3, "l32_at0_3_5".to_string()));
+        assert!(c.stages()[0]);
         let e = UnitConfig::from_toml("pipeline_at = [5, 5]\n", "u.toml").unwrap_err();
         assert_eq!(e.to_string(), "u.toml: pipeline_at: boundary 5 is listed twice");
         let c = UnitConfig::from_toml("pipeline_at = [1, 5]\n", "u.toml").unwrap();

@@ -15,7 +15,8 @@
 //! NaN (0x7FFFFFFF / 0x7FFF per half) where the NaN rule asks, and zero-extends 16-bit results.
 //! `sum`/`and`/`or`/`xor` use the same tree with the node's adder or bitwise unit.
 //!
-//! Latency: combinational, plus one cycle per enabled stage boundary `1 <= b < K` (the unit
+//! Latency: combinational, plus one cycle per enabled stage boundary: `0` registers the operands
+//! and the decoded controls before the leaves, `1 <= b < K` follows tree level `b` (the unit
 //! registers boundary `K`). Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
 
 use rust_hdl::prelude::*;
@@ -445,6 +446,13 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     a_or: Constant<Bits<2>>,
     a_xor: Constant<Bits<2>>,
     ctl: Signal<Local, RedCtl>,
+    /// Operands and controls after the optional register at boundary 0.
+    s0q: Signal<Local, Bits<W>>,
+    p0q: Signal<Local, Bits<N>>,
+    c0q: Signal<Local, RedCtl>,
+    r0s: Vec<PipeReg<Bits<W>>>,
+    r0p: Vec<PipeReg<Bits<N>>>,
+    r0c: Vec<PipeReg<RedCtl>>,
     leaves: Vec<ReduceLeaf>,
     n1: Vec<ReduceNode>,
     n2: Vec<ReduceNode>,
@@ -473,10 +481,11 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
 }
 
 impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
-    /// `stages[b]`: register after tree level `b` (entries `b >= K` are ignored here).
+    /// `stages[b]`: register after tree level `b`, `stages[0]`: before the leaves (entries
+    /// `b >= K` are ignored here).
     pub fn new(stages: [bool; 6]) -> Self {
         assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
-        let stage: [usize; 6] = std::array::from_fn(|b| on(b >= 1 && b < K && stages[b]));
+        let stage: [usize; 6] = std::array::from_fn(|b| on(b < K && stages[b]));
         let c2 = |v: u64| Constant::<Bits<2>>::new(v.into());
         let c3 = |v: u64| Constant::<Bits<3>>::new(v.into());
         let c4 = |v: u64| Constant::<Bits<4>>::new(v.into());
@@ -509,6 +518,12 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             a_or: c2(2),
             a_xor: c2(3),
             ctl: Default::default(),
+            s0q: Default::default(),
+            p0q: Default::default(),
+            c0q: Default::default(),
+            r0s: many(stage[0]),
+            r0p: many(stage[0]),
+            r0c: many(stage[0]),
             leaves: many(N),
             n1: many(nodes(1)),
             n2: many(nodes(2)),
@@ -583,17 +598,34 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.ctl.next.arith = self.a_xor.val();
             }
         }
+        // ---- boundary 0: operands and controls, registered before the leaves
+        for r in 0..self.stage.0[0] {
+            self.r0s[r].clk_i.next = self.clk_i.val();
+            self.r0s[r].d_i.next = self.src0_i.val();
+            self.s0q.next = self.r0s[r].q_o.val();
+            self.r0p[r].clk_i.next = self.clk_i.val();
+            self.r0p[r].d_i.next = self.part_i.val();
+            self.p0q.next = self.r0p[r].q_o.val();
+            self.r0c[r].clk_i.next = self.clk_i.val();
+            self.r0c[r].d_i.next = self.ctl.val();
+            self.c0q.next = self.r0c[r].q_o.val();
+        }
+        for _e in 0..(1 - self.stage.0[0]) {
+            self.s0q.next = self.src0_i.val();
+            self.p0q.next = self.part_i.val();
+            self.c0q.next = self.ctl.val();
+        }
         // ---- leaves
         for i in 0..N {
-            self.leaves[i].x_i.next = self.src0_i.val().get_bits::<32>(i * 32);
-            self.leaves[i].part_i.next = self.part_i.val().get_bit(i);
-            self.leaves[i].ctl_i.next = self.ctl.val();
+            self.leaves[i].x_i.next = self.s0q.val().get_bits::<32>(i * 32);
+            self.leaves[i].part_i.next = self.p0q.val().get_bit(i);
+            self.leaves[i].ctl_i.next = self.c0q.val();
         }
         // ---- level 1
         for j in 0..(N >> 1) {
             self.n1[j].a_i.next = self.leaves[2 * j].leaf_o.val();
             self.n1[j].b_i.next = self.leaves[2 * j + 1].leaf_o.val();
-            self.n1[j].ctl_i.next = self.ctl.val();
+            self.n1[j].ctl_i.next = self.c0q.val();
         }
         for _e in 0..self.stage.0[1] {
             for j in 0..(N >> 1) {
@@ -602,14 +634,14 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.lq1[j].next = self.r1[j].q_o.val();
             }
             self.rc1[0].clk_i.next = self.clk_i.val();
-            self.rc1[0].d_i.next = self.ctl.val();
+            self.rc1[0].d_i.next = self.c0q.val();
             self.cq1[0].next = self.rc1[0].q_o.val();
         }
         for _e in 0..(1 - self.stage.0[1]) {
             for j in 0..(N >> 1) {
                 self.lq1[j].next = self.n1[j].out_o.val();
             }
-            self.cq1[0].next = self.ctl.val();
+            self.cq1[0].next = self.c0q.val();
         }
         // ---- level 2
         for j in 0..(N >> 2) {

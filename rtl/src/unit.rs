@@ -99,8 +99,11 @@ macro_rules! unit {
             no_lanes: Constant<Bits<$n>>,
             part: Signal<Local, Bits<$n>>,
             cls: Signal<Local, Bits<2>>,
-            /// Controls at the front, and after the optional register at boundary `b < K`.
+            /// Controls at the front, and after the optional register at boundary `b < K`
+            /// (`cq[0]`: after boundary 0, before tree level 1).
             c0: Signal<Local, $ctl>,
+            creg0: Vec<PipeReg<$ctl>>,
+            vreg0: Vec<ValidReg>,
             cq: Vec<Signal<Local, $ctl>>,
             vq: Vec<Signal<Local, Bit>>,
             creg: Vec<PipeReg<$ctl>>,
@@ -120,7 +123,7 @@ macro_rules! unit {
             pub const LANES: usize = $n;
 
             pub fn new(stages: [bool; 6]) -> Self {
-                let stage: [usize; 6] = std::array::from_fn(|b| on(b >= 1 && b <= $k && stages[b]));
+                let stage: [usize; 6] = std::array::from_fn(|b| on(b <= $k && stages[b]));
                 $unit {
                     clk_i: Default::default(),
                     rst_ni: Default::default(),
@@ -152,6 +155,8 @@ macro_rules! unit {
                     part: Default::default(),
                     cls: Default::default(),
                     c0: Default::default(),
+                    creg0: many(stage[0]),
+                    vreg0: many(stage[0]),
                     cq: many($k),
                     vq: many($k),
                     creg: many(stage[1..$k].iter().sum()),
@@ -223,8 +228,19 @@ macro_rules! unit {
                     self.c0.next.wen = self.no_lanes.val();
                 }
                 // ---- control pipeline: a register after tree level b < K where enabled
-                self.cq[0].next = self.c0.val();
-                self.vq[0].next = self.valid_i.val();
+                for r in 0..self.stage.0[0] {
+                    self.creg0[r].clk_i.next = self.clk_i.val();
+                    self.creg0[r].d_i.next = self.c0.val();
+                    self.cq[0].next = self.creg0[r].q_o.val();
+                    self.vreg0[r].clk_i.next = self.clk_i.val();
+                    self.vreg0[r].rst_ni.next = self.rst_ni.val();
+                    self.vreg0[r].d_i.next = self.valid_i.val();
+                    self.vq[0].next = self.vreg0[r].q_o.val();
+                }
+                for _e in 0..(1 - self.stage.0[0]) {
+                    self.cq[0].next = self.c0.val();
+                    self.vq[0].next = self.valid_i.val();
+                }
                 for r in 0..self.stage.0[1] {
                     self.creg[r].clk_i.next = self.clk_i.val();
                     self.creg[r].d_i.next = self.cq[0].val();

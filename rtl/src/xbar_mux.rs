@@ -3,15 +3,17 @@
 //! lane's select.
 //!
 //! ```text
-//!  src0_i ─► level 1: N lanes × N/2 2:1 muxes on sel_i[lane][0] ─► [reg?] ─► level 2 on bit 1 ─► ...
+//!  src0_i, sel_i ─► [reg? boundary 0] ─► level 1: N lanes × N/2 2:1 muxes on sel[lane][0] ─► [reg?] ─► level 2 on bit 1 ─► ...
 //!            ... level K ─► dst_o[lane]        (select bits travel beside the words through the registers)
 //! ```
 //! It is its own module so synthesis maps it alone: with the select logic outside, each
 //! 4:1 step is one LUT6 (7-series) or two LUT4s + PFUMX (ECP5); merged with the select logic,
 //! yosys/ABC duplicated select terms into the mux LUTs (2.5× the LUTs at 8 lanes).
 //!
-//! Latency: combinational, plus one cycle for each enabled stage boundary inside the tree
-//! (`stage[b]` for `1 <= b < K`). Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
+//! Latency: combinational, plus one cycle for each enabled stage boundary: `stage[0]` registers
+//! `src0_i` and the selects before level 1 (so the select logic in front has a cycle of its
+//! own), `stage[b]` for `1 <= b < K` follows level `b`. Parameters: `N` lanes, `K = log2(N)`,
+//! `W = 32 * N`.
 
 use rust_hdl::prelude::*;
 
@@ -25,6 +27,11 @@ pub struct ShflMux<const N: usize, const K: usize, const W: usize> {
     /// Per lane: the lane whose word it receives.
     pub sel_i: Vec<Signal<In, Bits<K>>>,
     pub dst_o: Vec<Signal<Out, Bits<32>>>,
+    /// `src0_i` and the selects after the optional register at boundary 0.
+    s0q: Signal<Local, Bits<W>>,
+    sq0: Vec<Signal<Local, Bits<K>>>,
+    r0: Vec<PipeReg<Bits<W>>>,
+    rs0: Vec<PipeReg<Bits<K>>>,
     lv1: Vec<Signal<Local, Bits<32>>>,
     lv2: Vec<Signal<Local, Bits<32>>>,
     lv3: Vec<Signal<Local, Bits<32>>>,
@@ -47,7 +54,8 @@ pub struct ShflMux<const N: usize, const K: usize, const W: usize> {
     rs2: Vec<PipeReg<Bits<K>>>,
     rs3: Vec<PipeReg<Bits<K>>>,
     rs4: Vec<PipeReg<Bits<K>>>,
-    /// `stage.0[b]` = 1 when a register follows tree level `b` (`1 <= b < K`).
+    /// `stage.0[b]` = 1 when a register follows tree level `b` (`1 <= b < K`; `b = 0`: before
+    /// level 1).
     stage: Param<[usize; 6]>,
 }
 
@@ -57,10 +65,11 @@ const fn words(n: usize, l: usize) -> usize {
 }
 
 impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
-    /// `stages[b]`: register after tree level `b` (entries `b >= K` are ignored here).
+    /// `stages[b]`: register after tree level `b`, `stages[0]`: before level 1 (entries `b >= K`
+    /// are ignored here).
     pub fn new(stages: [bool; 6]) -> Self {
         assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
-        let stage = std::array::from_fn(|b| on(b >= 1 && b < K && stages[b]));
+        let stage = std::array::from_fn(|b| on(b < K && stages[b]));
         let bank = |b: usize| if stage[b] == 1 { words(N, b) } else { 0 };
         let sel_bank = |b: usize| if stage[b] == 1 { N } else { 0 };
         let level = |b: usize| if b <= K { words(N, b) } else { 0 };
@@ -71,6 +80,10 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
             src0_i: Default::default(),
             sel_i: many(N),
             dst_o: many(N),
+            s0q: Default::default(),
+            sq0: many(N),
+            r0: many(stage[0]),
+            rs0: many(if stage[0] == 1 { N } else { 0 }),
             lv1: many(level(1)),
             lv2: many(level(2)),
             lv3: many(level(3)),
@@ -100,14 +113,31 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
 impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> {
     #[hdl_gen]
     fn update(&mut self) {
+        // ---- boundary 0: the words and the selects, registered before the tree
+        for r in 0..self.stage.0[0] {
+            self.r0[r].clk_i.next = self.clk_i.val();
+            self.r0[r].d_i.next = self.src0_i.val();
+            self.s0q.next = self.r0[r].q_o.val();
+            for i in 0..N {
+                self.rs0[i].clk_i.next = self.clk_i.val();
+                self.rs0[i].d_i.next = self.sel_i[i].val();
+                self.sq0[i].next = self.rs0[i].q_o.val();
+            }
+        }
+        for _e in 0..(1 - self.stage.0[0]) {
+            self.s0q.next = self.src0_i.val();
+            for i in 0..N {
+                self.sq0[i].next = self.sel_i[i].val();
+            }
+        }
         // ---- level 1: each lane picks word 2j or 2j+1 of src0 on select bit 0
         for h in (N >> 1)..((N >> 1) + 1) {
             for i in 0..N {
                 for j in 0..(N >> 1) {
-                    if self.sel_i[i].val().get_bit(0) {
-                        self.lv1[i * h + j].next = self.src0_i.val().get_bits::<32>((2 * j + 1) * 32);
+                    if self.sq0[i].val().get_bit(0) {
+                        self.lv1[i * h + j].next = self.s0q.val().get_bits::<32>((2 * j + 1) * 32);
                     } else {
-                        self.lv1[i * h + j].next = self.src0_i.val().get_bits::<32>((2 * j) * 32);
+                        self.lv1[i * h + j].next = self.s0q.val().get_bits::<32>((2 * j) * 32);
                     }
                 }
             }
@@ -120,7 +150,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
             }
             for i in 0..N {
                 self.rs1[i].clk_i.next = self.clk_i.val();
-                self.rs1[i].d_i.next = self.sel_i[i].val();
+                self.rs1[i].d_i.next = self.sq0[i].val();
                 self.sq1[i].next = self.rs1[i].q_o.val();
             }
         }
@@ -129,7 +159,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 self.lq1[x].next = self.lv1[x].val();
             }
             for i in 0..N {
-                self.sq1[i].next = self.sel_i[i].val();
+                self.sq1[i].next = self.sq0[i].val();
             }
         }
         // ---- level 2 (on select bit 1)

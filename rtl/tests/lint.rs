@@ -79,10 +79,19 @@ fn pipelined_32_lane_units_are_lint_clean() {
 
 #[test]
 fn explicit_stage_placement_is_lint_clean() {
-    let cfg = UnitConfig::from_toml("lanes = 16\npipeline_at = [1, 2]\n", "t").unwrap();
-    let (dir, top) = emit(&cfg, BlockName::Unit);
-    verilator(&dir, &top);
-    yosys(&dir, &top);
+    // boundary 0 (registers in front of the trees) alone, with others, and in a lone block
+    for (lanes, at) in [(16, "[1, 2]"), (8, "[0]"), (16, "[0, 2, 4]"), (32, "[0, 3, 5]")] {
+        let cfg = UnitConfig::from_toml(&format!("lanes = {lanes}\npipeline_at = {at}\n"), "t").unwrap();
+        let (dir, top) = emit(&cfg, BlockName::Unit);
+        verilator(&dir, &top);
+        yosys(&dir, &top);
+    }
+    let cfg = UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 3]\n", "t").unwrap();
+    for block in [BlockName::Xbar, BlockName::Reduce] {
+        let (dir, top) = emit(&cfg, block);
+        verilator(&dir, &top);
+        yosys(&dir, &top);
+    }
 }
 
 #[test]

@@ -104,3 +104,10 @@ fn unit8_combinational_and_pipelined() {
     run!(Unit8, 8, 256, UnitConfig::new(8, 3).unwrap(), 800);
     run!(Unit8, 8, 256, UnitConfig::from_toml("lanes = 8\npipeline_at = [1, 3]", "t").unwrap(), 500);
 }
+
+#[test]
+fn boundary_zero_registers_in_front_of_the_trees() {
+    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_at = [0]", "t").unwrap(), 800);
+    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_at = [0, 1, 2]", "t").unwrap(), 800);
+    run!(Unit8, 8, 256, UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 2, 3]", "t").unwrap(), 500);
+}
