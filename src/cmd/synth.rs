@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use pisa_fpga::{equiv, pnr, synth, Equivalence, SynthResult, Target};
+use pisa_rtl::config::UnitConfig;
 use pisa_rtl::design::{design, manifest_info, BlockName};
 
 use super::load_config;
@@ -100,6 +101,13 @@ fn row(s: &mut String, what: &str, r: &SynthResult, target: Target, base: Option
     .unwrap();
 }
 
+/// Emits `block` for `cfg` with module prefix `prefix` into `dir`: (top module, the .v files).
+fn emit(cfg: &UnitConfig, block: BlockName, prefix: &str, dir: &Path) -> Result<(String, Vec<PathBuf>), Failure> {
+    let d = design(cfg, block, prefix).map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
+    let files = d.write(dir, manifest_info(cfg, block)).map_err(|e| Failure::input(e.to_string()))?;
+    Ok((d.top, files.into_iter().filter(|f| f.extension().is_some_and(|x| x == "v")).collect()))
+}
+
 pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let cfg = load_config(a.config.as_deref())?;
     if a.pnr && a.target == Target::Xc7 {
@@ -115,21 +123,14 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         )));
     }
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("target/synth/{}_{}_{}", a.target.name(), a.block.name(), cfg.tag())));
-    let rtl_dir = out.join("rtl");
-    let d = design(&cfg, a.block, "pisa_sg").map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
-    let files = d.write(&rtl_dir, manifest_info(&cfg, a.block)).map_err(|e| Failure::input(e.to_string()))?;
-    let files: Vec<PathBuf> = files.into_iter().filter(|f| f.extension().is_some_and(|x| x == "v")).collect();
-    let top = d.top.clone();
+    let (top, files) = emit(&cfg, a.block, "pisa_sg", &out.join("rtl"))?;
     eprintln!("synth: {} of {} ({} lanes, latency {}) for {} ...", a.block, top, cfg.lanes, cfg.latency(), a.target.name());
     let fail = |e: pisa_fpga::FpgaError| Failure { message: e.to_string(), code: 1 };
     let rtl = synth(a.target, &top, &files, &out.join("synth")).map_err(fail)?;
     let equivalence = if a.equiv {
         eprintln!("synth: proving the netlist equal to the RTL ...");
-        let gold = design(&cfg, a.block, "pisa_gold").map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
-        let gdir = out.join("equiv").join("rtl");
-        let gfiles = gold.write(&gdir, manifest_info(&cfg, a.block)).map_err(|e| Failure::input(e.to_string()))?;
-        let gfiles: Vec<PathBuf> = gfiles.into_iter().filter(|f| f.extension().is_some_and(|x| x == "v")).collect();
-        Some(equiv(a.target, &rtl.netlist, &top, &gold.top, &gfiles, &out.join("equiv")).map_err(fail)?)
+        let (gold_top, gold_files) = emit(&cfg, a.block, "pisa_gold", &out.join("equiv").join("rtl"))?;
+        Some(equiv(a.target, &rtl.netlist, &top, &gold_top, &gold_files, &out.join("equiv")).map_err(fail)?)
     } else {
         None
     };
