@@ -61,7 +61,6 @@ macro_rules! unit {
         /// Controls travelling with an operation through the pipeline.
         #[derive(Copy, Clone, PartialEq, Debug, Default, LogicStruct)]
         pub struct $ctl {
-            pub cls: Bits<2>,
             /// Lanes that will write `dst`.
             pub wen: Bits<$n>,
             /// `redfirstidx` result.
@@ -108,6 +107,10 @@ macro_rules! unit {
             vq: Vec<Signal<Local, Bit>>,
             creg: Vec<PipeReg<$ctl>>,
             vreg: Vec<ValidReg>,
+            /// The class, one copy per lane at every boundary `b < K` (`kq[b * N + i]`): each
+            /// copy switches only its lane's 32 output bits (one shared copy drove all of them).
+            kq: Vec<Signal<Local, Bits<2>>>,
+            kreg: Vec<PipeReg<Bits<2>>>,
             /// The unit's result before the optional output register.
             out: Vec<Signal<Local, Bits<32>>>,
             dst_c: Signal<Local, $bus>,
@@ -161,6 +164,8 @@ macro_rules! unit {
                     vq: many($k),
                     creg: many(stage[1..$k].iter().sum()),
                     vreg: many(stage[1..$k].iter().sum()),
+                    kq: many($n * $k),
+                    kreg: many($n * stage[0..$k].iter().sum::<usize>()),
                     out: many($n),
                     dst_c: Default::default(),
                     wen_c: Default::default(),
@@ -218,7 +223,6 @@ macro_rules! unit {
                 self.reduce.src0_i.next = self.src0_i.val();
                 self.lzc.bits_i.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
                 // ---- controls at the front
-                self.c0.next.cls = self.cls.val();
                 self.c0.next.idx = self.lzc.idx_o.val();
                 if (self.cls.val() == self.c_shfl.val()) || (self.cls.val() == self.c_red.val()) {
                     self.c0.next.wen = self.part.val();
@@ -293,11 +297,72 @@ macro_rules! unit {
                     self.cq[4].next = self.cq[3].val();
                     self.vq[4].next = self.vq[3].val();
                 }
+                // ---- the class, one copy per lane, through the same boundaries
+                for r in 0..self.stage.0[0] {
+                    for i in 0..$n {
+                        self.kreg[r * $n + i].clk_i.next = self.clk_i.val();
+                        self.kreg[r * $n + i].d_i.next = self.cls.val();
+                        self.kq[i].next = self.kreg[r * $n + i].q_o.val();
+                    }
+                }
+                for _e in 0..(1 - self.stage.0[0]) {
+                    for i in 0..$n {
+                        self.kq[i].next = self.cls.val();
+                    }
+                }
+                for r in (self.stage.0[0])..(self.stage.0[0] + self.stage.0[1] * on($k > 1)) {
+                    for i in 0..$n {
+                        self.kreg[r * $n + i].clk_i.next = self.clk_i.val();
+                        self.kreg[r * $n + i].d_i.next = self.kq[0 * $n + i].val();
+                        self.kq[1 * $n + i].next = self.kreg[r * $n + i].q_o.val();
+                    }
+                }
+                for _e in 0..(on($k > 1) * (1 - self.stage.0[1])) {
+                    for i in 0..$n {
+                        self.kq[1 * $n + i].next = self.kq[0 * $n + i].val();
+                    }
+                }
+                for r in (self.stage.0[0] + self.stage.0[1])..(self.stage.0[0] + self.stage.0[1] + self.stage.0[2] * on($k > 2)) {
+                    for i in 0..$n {
+                        self.kreg[r * $n + i].clk_i.next = self.clk_i.val();
+                        self.kreg[r * $n + i].d_i.next = self.kq[1 * $n + i].val();
+                        self.kq[2 * $n + i].next = self.kreg[r * $n + i].q_o.val();
+                    }
+                }
+                for _e in 0..(on($k > 2) * (1 - self.stage.0[2])) {
+                    for i in 0..$n {
+                        self.kq[2 * $n + i].next = self.kq[1 * $n + i].val();
+                    }
+                }
+                for r in (self.stage.0[0] + self.stage.0[1] + self.stage.0[2])..(self.stage.0[0] + self.stage.0[1] + self.stage.0[2] + self.stage.0[3] * on($k > 3)) {
+                    for i in 0..$n {
+                        self.kreg[r * $n + i].clk_i.next = self.clk_i.val();
+                        self.kreg[r * $n + i].d_i.next = self.kq[2 * $n + i].val();
+                        self.kq[3 * $n + i].next = self.kreg[r * $n + i].q_o.val();
+                    }
+                }
+                for _e in 0..(on($k > 3) * (1 - self.stage.0[3])) {
+                    for i in 0..$n {
+                        self.kq[3 * $n + i].next = self.kq[2 * $n + i].val();
+                    }
+                }
+                for r in (self.stage.0[0] + self.stage.0[1] + self.stage.0[2] + self.stage.0[3])..(self.stage.0[0] + self.stage.0[1] + self.stage.0[2] + self.stage.0[3] + self.stage.0[4] * on($k > 4)) {
+                    for i in 0..$n {
+                        self.kreg[r * $n + i].clk_i.next = self.clk_i.val();
+                        self.kreg[r * $n + i].d_i.next = self.kq[3 * $n + i].val();
+                        self.kq[4 * $n + i].next = self.kreg[r * $n + i].q_o.val();
+                    }
+                }
+                for _e in 0..(on($k > 4) * (1 - self.stage.0[4])) {
+                    for i in 0..$n {
+                        self.kq[4 * $n + i].next = self.kq[3 * $n + i].val();
+                    }
+                }
                 // ---- output mux (controls of the last tree level)
                 for i in 0..$n {
-                    if self.cq[$k - 1].val().cls == self.c_shfl.val() {
+                    if self.kq[($k - 1) * $n + i].val() == self.c_shfl.val() {
                         self.out[i].next = self.xbar.dst_o[i].val();
-                    } else if self.cq[$k - 1].val().cls == self.c_red.val() {
+                    } else if self.kq[($k - 1) * $n + i].val() == self.c_red.val() {
                         self.out[i].next = self.reduce.result_o.val();
                     } else {
                         self.out[i].next = self.cq[$k - 1].val().idx;
