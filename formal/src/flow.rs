@@ -1,6 +1,6 @@
 //! Running a proof: miter → yosys (flatten, bit-blast, AIG) → ABC `dprove` → verdict.
 //!
-//! yosys: `hierarchy -check; proc; flatten; opt -full; setundef -zero; techmap; aigmap`, then
+//! yosys: `hierarchy -check; proc; flatten; opt -full; dffunmap; setundef -zero; techmap; aigmap`, then
 //! `write_aiger -zinit -map`. `setundef -zero` fixes the don't-care bits yosys' `proc` creates
 //! for incompletely assigned case branches to 0 in both RTL and spec (the emitted RTL assigns
 //! every output in every branch; see docs/spec-notes.md §F). Combinational miters are proven
@@ -190,7 +190,9 @@ fn run_in(job: &Job, dir: &Path, tools: &Tools, ands: &mut Option<u64>) -> Resul
     }
     ys.push_str("read_verilog miter.v\n");
     ys.push_str("hierarchy -check -top miter\n");
-    ys.push_str("proc; flatten; opt -full; setundef -zero; techmap; aigmap\n");
+    // dffunmap: opt_dff folds constant-under-condition D inputs into sync-reset / enable
+    // flip-flops, which write_aiger cannot express; unmapped they are plain $dff + muxes
+    ys.push_str("proc; flatten; opt -full; dffunmap; setundef -zero; techmap; aigmap\n");
     ys.push_str("write_aiger -zinit -map miter.map miter.aig\n");
     std::fs::write(dir.join("miter.ys"), ys).map_err(io)?;
     let y = Command::new(&tools.yosys)

@@ -4,6 +4,7 @@
 //! lanes = 32          # 4, 8, 16 or 32 (default 32)
 //! pipeline = 2        # register stages, 0 (combinational) ..= log2(lanes) (default 0)
 //! # pipeline_at = [0, 3, 5]   # optional: exact stage boundaries (see below)
+//! # pipeline_extra = ["front", "result"]   # optional: registers off the tree levels (see below)
 //! ```
 //!
 //! A stage boundary `b` in `1..=log2(lanes)` is a register after tree level `b` of the crossbar
@@ -13,7 +14,15 @@
 //! select logic has a cycle of its own. With only a
 //! count, the boundaries are spread evenly and always include the outputs:
 //! `round(j * log2(lanes) / pipeline)` for `j = 1..=pipeline`. The latency in cycles is the
-//! number of boundaries.
+//! number of boundaries plus the number of `pipeline_extra` entries.
+//!
+//! `pipeline_extra` adds registers that are not at a tree level, each one cycle in every block:
+//! - `"front"`: splits the crossbar's select logic (srcLane, clampLane and the `.up` flag
+//!   registered; inBounds, the participation lookup and the select in the next cycle) and
+//!   registers the reduction's leaf values, ahead of boundary 0's place in each block;
+//! - `"result"`: registers the crossbar's tree outputs and the reduction's result (after the
+//!   root) before the unit's output mux, so the mux and the broadcast of the reduction result
+//!   to every lane have a cycle of their own.
 
 use serde::{Deserialize, Serialize};
 
@@ -34,7 +43,22 @@ pub struct UnitConfig {
     pub pipeline: usize,
     #[serde(default)]
     pub pipeline_at: Option<Vec<usize>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pipeline_extra: Vec<Extra>,
 }
+
+/// A register stage off the tree levels (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Extra {
+    Front,
+    Result,
+}
+
+/// Index of the `"front"` register in [`UnitConfig::stages`].
+pub const FRONT: usize = 6;
+/// Index of the `"result"` register in [`UnitConfig::stages`].
+pub const RESULT: usize = 7;
 
 fn default_lanes() -> usize {
     32
@@ -42,14 +66,14 @@ fn default_lanes() -> usize {
 
 impl Default for UnitConfig {
     fn default() -> Self {
-        UnitConfig { lanes: 32, pipeline: 0, pipeline_at: None }
+        UnitConfig { lanes: 32, pipeline: 0, pipeline_at: None, pipeline_extra: Vec::new() }
     }
 }
 
 impl UnitConfig {
     /// A validated configuration with `lanes` lanes and `pipeline` evenly spread stages.
     pub fn new(lanes: usize, pipeline: usize) -> Result<Self, ConfigError> {
-        let c = UnitConfig { lanes, pipeline, pipeline_at: None };
+        let c = UnitConfig { lanes, pipeline, pipeline_at: None, pipeline_extra: Vec::new() };
         c.validate("config")?;
         Ok(c)
     }
@@ -100,6 +124,11 @@ impl UnitConfig {
                 }
             }
         }
+        for (i, e) in self.pipeline_extra.iter().enumerate() {
+            if self.pipeline_extra[..i].contains(e) {
+                return bad(format!("pipeline_extra: \"{}\" is listed twice", e.name()));
+            }
+        }
         Ok(())
     }
 
@@ -108,10 +137,13 @@ impl UnitConfig {
         self.lanes.trailing_zeros() as usize
     }
 
-    /// `stages()[b]` is true when a register follows tree level `b` (`b = 0`: before level 1).
-    pub fn stages(&self) -> [bool; 6] {
+    /// `stages()[b]` is true when a register follows tree level `b` (`b = 0`: before level 1);
+    /// `stages()[FRONT]` and `stages()[RESULT]`: the `pipeline_extra` registers.
+    pub fn stages(&self) -> [bool; 8] {
         let k = self.log2_lanes();
-        let mut s = [false; 6];
+        let mut s = [false; 8];
+        s[FRONT] = self.pipeline_extra.contains(&Extra::Front);
+        s[RESULT] = self.pipeline_extra.contains(&Extra::Result);
         match &self.pipeline_at {
             Some(at) => at.iter().for_each(|&b| s[b] = true),
             None => {
@@ -129,11 +161,25 @@ impl UnitConfig {
         self.stages().iter().filter(|&&b| b).count()
     }
 
-    /// A short name: `l32_p2` (`_at3_5` when placed explicitly).
+    /// A short name: `l32_p2` (`_at3_5` when placed explicitly; `_front`, `_result` for
+    /// `pipeline_extra`).
     pub fn tag(&self) -> String {
-        match &self.pipeline_at {
+        let base = match &self.pipeline_at {
             None => format!("l{}_p{}", self.lanes, self.pipeline),
             Some(at) => format!("l{}_at{}", self.lanes, at.iter().map(|b| b.to_string()).collect::<Vec<_>>().join("_")),
+        };
+        let stages = self.stages();
+        let extra = [(FRONT, "_front"), (RESULT, "_result")].iter().filter(|(i, _)| stages[*i]).map(|(_, t)| *t);
+        base + &extra.collect::<String>()
+    }
+}
+
+impl Extra {
+    /// The name used in the TOML file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Extra::Front => "front",
+            Extra::Result => "result",
         }
     }
 }
@@ -178,5 +224,11 @@ mod tests {
         assert_eq!(c.latency(), 2);
         assert_eq!(c.tag(), "l32_at1_5");
         assert_eq!(UnitConfig::from_toml("", "u.toml").unwrap(), UnitConfig::default());
+        let c = UnitConfig::from_toml("pipeline_at = [0, 5]\npipeline_extra = [\"result\", \"front\"]\n", "u.toml").unwrap();
+        assert_eq!((c.latency(), c.tag()), (4, "l32_at0_5_front_result".to_string()));
+        let e = UnitConfig::from_toml("pipeline_extra = [\"front\", \"front\"]\n", "u.toml").unwrap_err();
+        assert_eq!(e.to_string(), "u.toml: pipeline_extra: \"front\" is listed twice");
+        let e = UnitConfig::from_toml("pipeline_extra = [\"back\"]\n", "u.toml").unwrap_err();
+        assert!(e.to_string().starts_with("u.toml:1:19: unknown variant `back`"), "{e}");
     }
 }

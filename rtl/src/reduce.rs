@@ -17,10 +17,12 @@
 //!
 //! Latency: combinational, plus one cycle per enabled stage boundary: `0` registers the operands
 //! and the decoded controls before the leaves, `1 <= b < K` follows tree level `b` (the unit
-//! registers boundary `K`). Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
+//! registers boundary `K`), plus one for each `pipeline_extra` register: `front` after the
+//! leaves, `result` after the root. Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
 
 use rust_hdl::prelude::*;
 
+use crate::config::{FRONT, RESULT};
 use crate::prims::{many, on, Param, PipeReg};
 
 /// Decoded controls of one reduction.
@@ -476,16 +478,28 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     rc2: Vec<PipeReg<RedCtl>>,
     rc3: Vec<PipeReg<RedCtl>>,
     rc4: Vec<PipeReg<RedCtl>>,
+    /// Leaf values and controls after the optional `front` register.
+    lfq: Vec<Signal<Local, RedNode>>,
+    cfq: Signal<Local, RedCtl>,
+    rf: Vec<PipeReg<RedNode>>,
+    rfc: Vec<PipeReg<RedCtl>>,
     root: ReduceRoot,
+    /// The optional `result` register after the root.
+    rr: Vec<PipeReg<Bits<32>>>,
     stage: Param<[usize; 6]>,
+    /// `[front, result]` registers present (1) or not (0).
+    extra: Param<[usize; 2]>,
 }
 
 impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
     /// `stages[b]`: register after tree level `b`, `stages[0]`: before the leaves (entries
-    /// `b >= K` are ignored here).
-    pub fn new(stages: [bool; 6]) -> Self {
+    /// `K <= b < 6` are ignored here); `stages[FRONT]`: after the leaves, `stages[RESULT]`:
+    /// after the root.
+    pub fn new(stages: [bool; 8]) -> Self {
         assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
         let stage: [usize; 6] = std::array::from_fn(|b| on(b < K && stages[b]));
+        let front = on(stages[FRONT]);
+        let result = on(stages[RESULT]);
         let c2 = |v: u64| Constant::<Bits<2>>::new(v.into());
         let c3 = |v: u64| Constant::<Bits<3>>::new(v.into());
         let c4 = |v: u64| Constant::<Bits<4>>::new(v.into());
@@ -546,8 +560,14 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             rc2: many(stage[2]),
             rc3: many(stage[3]),
             rc4: many(stage[4]),
+            lfq: many(N),
+            cfq: Default::default(),
+            rf: many(front * N),
+            rfc: many(front),
             root: Default::default(),
+            rr: many(result),
             stage: Param(stage),
+            extra: Param([front, result]),
         }
     }
 }
@@ -621,11 +641,28 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.leaves[i].part_i.next = self.p0q.val().get_bit(i);
             self.leaves[i].ctl_i.next = self.c0q.val();
         }
+        // ---- optional `front` register: the leaf values and the controls
+        for r in 0..self.extra.0[0] {
+            for i in 0..N {
+                self.rf[i].clk_i.next = self.clk_i.val();
+                self.rf[i].d_i.next = self.leaves[i].leaf_o.val();
+                self.lfq[i].next = self.rf[i].q_o.val();
+            }
+            self.rfc[r].clk_i.next = self.clk_i.val();
+            self.rfc[r].d_i.next = self.c0q.val();
+            self.cfq.next = self.rfc[r].q_o.val();
+        }
+        for _e in 0..(1 - self.extra.0[0]) {
+            for i in 0..N {
+                self.lfq[i].next = self.leaves[i].leaf_o.val();
+            }
+            self.cfq.next = self.c0q.val();
+        }
         // ---- level 1
         for j in 0..(N >> 1) {
-            self.n1[j].a_i.next = self.leaves[2 * j].leaf_o.val();
-            self.n1[j].b_i.next = self.leaves[2 * j + 1].leaf_o.val();
-            self.n1[j].ctl_i.next = self.c0q.val();
+            self.n1[j].a_i.next = self.lfq[2 * j].val();
+            self.n1[j].b_i.next = self.lfq[2 * j + 1].val();
+            self.n1[j].ctl_i.next = self.cfq.val();
         }
         for _e in 0..self.stage.0[1] {
             for j in 0..(N >> 1) {
@@ -634,14 +671,14 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.lq1[j].next = self.r1[j].q_o.val();
             }
             self.rc1[0].clk_i.next = self.clk_i.val();
-            self.rc1[0].d_i.next = self.c0q.val();
+            self.rc1[0].d_i.next = self.cfq.val();
             self.cq1[0].next = self.rc1[0].q_o.val();
         }
         for _e in 0..(1 - self.stage.0[1]) {
             for j in 0..(N >> 1) {
                 self.lq1[j].next = self.n1[j].out_o.val();
             }
-            self.cq1[0].next = self.c0q.val();
+            self.cq1[0].next = self.cfq.val();
         }
         // ---- level 2
         for j in 0..(N >> 2) {
@@ -732,6 +769,14 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.root.root_i.next = self.n5[0].out_o.val();
             self.root.ctl_i.next = self.cq4[0].val();
         }
-        self.result_o.next = self.root.result_o.val();
+        // ---- optional `result` register after the root
+        for r in 0..self.extra.0[1] {
+            self.rr[r].clk_i.next = self.clk_i.val();
+            self.rr[r].d_i.next = self.root.result_o.val();
+            self.result_o.next = self.rr[r].q_o.val();
+        }
+        for _e in 0..(1 - self.extra.0[1]) {
+            self.result_o.next = self.root.result_o.val();
+        }
     }
 }

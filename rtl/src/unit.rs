@@ -16,12 +16,15 @@
 //! `dst_o`, `wen_o` (lanes that write `dst`), `valid_o`. A reserved `op_i` writes no lane.
 //! 16-bit results are zero-extended; `dst_o` of lanes with `wen_o = 0` is unspecified.
 //!
-//! Latency: the number of enabled stage boundaries (`UnitConfig::latency`), one operation per
-//! clock. With 0 the unit is combinational and `valid_o = valid_i`.
+//! Latency: the number of enabled stage boundaries plus `pipeline_extra` registers
+//! (`UnitConfig::latency`), one operation per clock. With 0 the unit is combinational and
+//! `valid_o = valid_i`. The controls (valid, wen, the redfirstidx index, and the class as one
+//! copy per lane) pass through the same number of registers as the blocks' data.
 
 use rust_hdl::prelude::*;
 use seq_macro::seq;
 
+use crate::config::{FRONT, RESULT};
 use crate::lzc::Lzc;
 use crate::prims::{many, on, Param, PipeReg, ValidReg};
 use crate::reduce::Reduce;
@@ -111,6 +114,21 @@ macro_rules! unit {
             /// copy switches only its lane's 32 output bits (one shared copy drove all of them).
             kq: Vec<Signal<Local, Bits<2>>>,
             kreg: Vec<PipeReg<Bits<2>>>,
+            /// Controls, class and valid after the optional `front` register (before boundary 0).
+            c0f: Signal<Local, $ctl>,
+            clsf: Signal<Local, Bits<2>>,
+            v0f: Signal<Local, Bit>,
+            cregf: Vec<PipeReg<$ctl>>,
+            kregf: Vec<PipeReg<Bits<2>>>,
+            vregf: Vec<ValidReg>,
+            /// Controls, per-lane class and valid after the optional `result` register (after the
+            /// last tree level, before the output mux).
+            cr: Signal<Local, $ctl>,
+            kr: Vec<Signal<Local, Bits<2>>>,
+            vr: Signal<Local, Bit>,
+            cregr: Vec<PipeReg<$ctl>>,
+            kregr: Vec<PipeReg<Bits<2>>>,
+            vregr: Vec<ValidReg>,
             /// The unit's result before the optional output register.
             out: Vec<Signal<Local, Bits<32>>>,
             dst_c: Signal<Local, $bus>,
@@ -120,13 +138,19 @@ macro_rules! unit {
             out_vreg: Vec<ValidReg>,
             /// `stage.0[b]` = 1 when a register follows tree level `b`; `b = K`: outputs.
             stage: Param<[usize; 6]>,
+            /// `[front, result]` registers present (1) or not (0).
+            extra: Param<[usize; 2]>,
         }
 
         impl $unit {
             pub const LANES: usize = $n;
 
-            pub fn new(stages: [bool; 6]) -> Self {
+            /// `stages[b]`: register after tree level `b` (`b = K`: the outputs);
+            /// `stages[FRONT]`, `stages[RESULT]`: the `pipeline_extra` registers.
+            pub fn new(stages: [bool; 8]) -> Self {
                 let stage: [usize; 6] = std::array::from_fn(|b| on(b <= $k && stages[b]));
+                let front = on(stages[FRONT]);
+                let result = on(stages[RESULT]);
                 $unit {
                     clk_i: Default::default(),
                     rst_ni: Default::default(),
@@ -166,6 +190,18 @@ macro_rules! unit {
                     vreg: many(stage[1..$k].iter().sum()),
                     kq: many($n * $k),
                     kreg: many($n * stage[0..$k].iter().sum::<usize>()),
+                    c0f: Default::default(),
+                    clsf: Default::default(),
+                    v0f: Default::default(),
+                    cregf: many(front),
+                    kregf: many(front),
+                    vregf: many(front),
+                    cr: Default::default(),
+                    kr: many($n),
+                    vr: Default::default(),
+                    cregr: many(result),
+                    kregr: many(result * $n),
+                    vregr: many(result),
                     out: many($n),
                     dst_c: Default::default(),
                     wen_c: Default::default(),
@@ -173,6 +209,7 @@ macro_rules! unit {
                     wen_reg: many(stage[$k]),
                     out_vreg: many(stage[$k]),
                     stage: Param(stage),
+                    extra: Param([front, result]),
                 }
             }
         }
@@ -231,19 +268,37 @@ macro_rules! unit {
                 } else {
                     self.c0.next.wen = self.no_lanes.val();
                 }
+                // ---- optional `front` register
+                for r in 0..self.extra.0[0] {
+                    self.cregf[r].clk_i.next = self.clk_i.val();
+                    self.cregf[r].d_i.next = self.c0.val();
+                    self.c0f.next = self.cregf[r].q_o.val();
+                    self.kregf[r].clk_i.next = self.clk_i.val();
+                    self.kregf[r].d_i.next = self.cls.val();
+                    self.clsf.next = self.kregf[r].q_o.val();
+                    self.vregf[r].clk_i.next = self.clk_i.val();
+                    self.vregf[r].rst_ni.next = self.rst_ni.val();
+                    self.vregf[r].d_i.next = self.valid_i.val();
+                    self.v0f.next = self.vregf[r].q_o.val();
+                }
+                for _e in 0..(1 - self.extra.0[0]) {
+                    self.c0f.next = self.c0.val();
+                    self.clsf.next = self.cls.val();
+                    self.v0f.next = self.valid_i.val();
+                }
                 // ---- control pipeline: a register after tree level b < K where enabled
                 for r in 0..self.stage.0[0] {
                     self.creg0[r].clk_i.next = self.clk_i.val();
-                    self.creg0[r].d_i.next = self.c0.val();
+                    self.creg0[r].d_i.next = self.c0f.val();
                     self.cq[0].next = self.creg0[r].q_o.val();
                     self.vreg0[r].clk_i.next = self.clk_i.val();
                     self.vreg0[r].rst_ni.next = self.rst_ni.val();
-                    self.vreg0[r].d_i.next = self.valid_i.val();
+                    self.vreg0[r].d_i.next = self.v0f.val();
                     self.vq[0].next = self.vreg0[r].q_o.val();
                 }
                 for _e in 0..(1 - self.stage.0[0]) {
-                    self.cq[0].next = self.c0.val();
-                    self.vq[0].next = self.valid_i.val();
+                    self.cq[0].next = self.c0f.val();
+                    self.vq[0].next = self.v0f.val();
                 }
                 for r in 0..self.stage.0[1] {
                     self.creg[r].clk_i.next = self.clk_i.val();
@@ -301,13 +356,13 @@ macro_rules! unit {
                 for r in 0..self.stage.0[0] {
                     for i in 0..$n {
                         self.kreg[r * $n + i].clk_i.next = self.clk_i.val();
-                        self.kreg[r * $n + i].d_i.next = self.cls.val();
+                        self.kreg[r * $n + i].d_i.next = self.clsf.val();
                         self.kq[i].next = self.kreg[r * $n + i].q_o.val();
                     }
                 }
                 for _e in 0..(1 - self.stage.0[0]) {
                     for i in 0..$n {
-                        self.kq[i].next = self.cls.val();
+                        self.kq[i].next = self.clsf.val();
                     }
                 }
                 for r in (self.stage.0[0])..(self.stage.0[0] + self.stage.0[1] * on($k > 1)) {
@@ -358,20 +413,42 @@ macro_rules! unit {
                         self.kq[4 * $n + i].next = self.kq[3 * $n + i].val();
                     }
                 }
+                // ---- optional `result` register (after the last tree level)
+                for r in 0..self.extra.0[1] {
+                    self.cregr[r].clk_i.next = self.clk_i.val();
+                    self.cregr[r].d_i.next = self.cq[$k - 1].val();
+                    self.cr.next = self.cregr[r].q_o.val();
+                    for i in 0..$n {
+                        self.kregr[i].clk_i.next = self.clk_i.val();
+                        self.kregr[i].d_i.next = self.kq[($k - 1) * $n + i].val();
+                        self.kr[i].next = self.kregr[i].q_o.val();
+                    }
+                    self.vregr[r].clk_i.next = self.clk_i.val();
+                    self.vregr[r].rst_ni.next = self.rst_ni.val();
+                    self.vregr[r].d_i.next = self.vq[$k - 1].val();
+                    self.vr.next = self.vregr[r].q_o.val();
+                }
+                for _e in 0..(1 - self.extra.0[1]) {
+                    self.cr.next = self.cq[$k - 1].val();
+                    for i in 0..$n {
+                        self.kr[i].next = self.kq[($k - 1) * $n + i].val();
+                    }
+                    self.vr.next = self.vq[$k - 1].val();
+                }
                 // ---- output mux (controls of the last tree level)
                 for i in 0..$n {
-                    if self.kq[($k - 1) * $n + i].val() == self.c_shfl.val() {
+                    if self.kr[i].val() == self.c_shfl.val() {
                         self.out[i].next = self.xbar.dst_o[i].val();
-                    } else if self.kq[($k - 1) * $n + i].val() == self.c_red.val() {
+                    } else if self.kr[i].val() == self.c_red.val() {
                         self.out[i].next = self.reduce.result_o.val();
                     } else {
-                        self.out[i].next = self.cq[$k - 1].val().idx;
+                        self.out[i].next = self.cr.val().idx;
                     }
                 }
                 #(
                     self.dst_c.next.l~L = self.out[L].val();
                 )*
-                self.wen_c.next = self.cq[$k - 1].val().wen;
+                self.wen_c.next = self.cr.val().wen;
                 // ---- optional output register (boundary K)
                 for r in 0..self.stage.0[$k] {
                     self.dst_reg[r].clk_i.next = self.clk_i.val();
@@ -382,13 +459,13 @@ macro_rules! unit {
                     self.wen_o.next = self.wen_reg[r].q_o.val();
                     self.out_vreg[r].clk_i.next = self.clk_i.val();
                     self.out_vreg[r].rst_ni.next = self.rst_ni.val();
-                    self.out_vreg[r].d_i.next = self.vq[$k - 1].val();
+                    self.out_vreg[r].d_i.next = self.vr.val();
                     self.valid_o.next = self.out_vreg[r].q_o.val();
                 }
                 for _e in 0..(1 - self.stage.0[$k]) {
                     self.dst_o.next = self.dst_c.val();
                     self.wen_o.next = self.wen_c.val();
-                    self.valid_o.next = self.vq[$k - 1].val();
+                    self.valid_o.next = self.vr.val();
                 }
             }
         }

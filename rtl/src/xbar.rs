@@ -17,12 +17,17 @@
 //! carry, so one `>=` (`.up`) and one `<=` (the others) against `clampLane` decide `inBounds`.
 //!
 //! Latency: combinational, plus one cycle for each enabled stage boundary inside the tree
-//! (`stage[b]` for `1 <= b < K`; the unit registers boundary `K`, its outputs).
+//! (`stage[0]`: selects and src0 before level 1, `stage[b]` for `1 <= b < K`; the unit registers
+//! boundary `K`, its outputs), plus one for each `pipeline_extra` register: `front` registers
+//! srcLane, clampLane, the `.up` flag, the participation mask and src0 between the two halves of
+//! the select logic (inBounds, the `part_i[srcLane]` lookup and the select follow in the next
+//! cycle), `result` registers the tree outputs.
 //! Parameters: `N` lanes (4, 8, 16, 32), `K = log2(N)`, `W = 32 * N`.
 
 use rust_hdl::prelude::*;
 
-use crate::prims::many;
+use crate::config::{FRONT, RESULT};
+use crate::prims::{many, on, Param, PipeReg};
 use crate::xbar_mux::ShflMux;
 
 /// The shuffle crossbar for `N` lanes (see the module documentation).
@@ -56,13 +61,33 @@ pub struct ShflXbar<const N: usize, const K: usize, const K1: usize, const W: us
     src: Vec<Signal<Local, Bits<K>>>,
     in_bounds: Vec<Signal<Local, Bit>>,
     sel: Vec<Signal<Local, Bits<K>>>,
+    /// `.up` mode.
+    up: Signal<Local, Bit>,
+    /// srcLane, clampLane, `.up`, participation and src0 after the optional `front` register.
+    src_wq: Vec<Signal<Local, Bits<K1>>>,
+    clampq: Vec<Signal<Local, Bits<K1>>>,
+    upq: Signal<Local, Bit>,
+    partq: Signal<Local, Bits<N>>,
+    src0q: Signal<Local, Bits<W>>,
+    fr_src_w: Vec<PipeReg<Bits<K1>>>,
+    fr_clamp: Vec<PipeReg<Bits<K1>>>,
+    fr_up: Vec<PipeReg<Bit>>,
+    fr_part: Vec<PipeReg<Bits<N>>>,
+    fr_src0: Vec<PipeReg<Bits<W>>>,
     /// The data path: per-lane mux trees (and the stage registers inside them).
     mux: ShflMux<N, K, W>,
+    /// The optional `result` register on the tree outputs.
+    rr: Vec<PipeReg<Bits<32>>>,
+    /// `[front, result]` registers present (1) or not (0).
+    extra: Param<[usize; 2]>,
 }
 
 impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N, K, K1, W> {
-    /// `stages[b]`: register after tree level `b` (entries `b >= K` are ignored here).
-    pub fn new(stages: [bool; 6]) -> Self {
+    /// `stages[b]`: register after tree level `b` (entries `K <= b < 6` are ignored here);
+    /// `stages[FRONT]`, `stages[RESULT]`: the extra registers.
+    pub fn new(stages: [bool; 8]) -> Self {
+        let front = on(stages[FRONT]);
+        let result = on(stages[RESULT]);
         assert!(N.is_power_of_two() && 1 << K == N && K1 == K + 1 && W == 32 * N && (4..=32).contains(&N));
         let mask = (1u64 << K) - 1;
         ShflXbar {
@@ -88,7 +113,20 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N
             src: many(N),
             in_bounds: many(N),
             sel: many(N),
+            up: Default::default(),
+            src_wq: many(N),
+            clampq: many(N),
+            upq: Default::default(),
+            partq: Default::default(),
+            src0q: Default::default(),
+            fr_src_w: many(front * N),
+            fr_clamp: many(front * N),
+            fr_up: many(front),
+            fr_part: many(front),
+            fr_src0: many(front),
             mux: ShflMux::new(stages),
+            rr: many(result * N),
+            extra: Param([front, result]),
         }
     }
 }
@@ -123,15 +161,47 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
                 // srcLane = minLane | (off & ~segmask)
                 self.src_w[i].next = (self.lane_w[i].val() & self.seg[i].val()) | (self.off_w[i].val() & !self.seg[i].val());
             }
-            self.src[i].next = self.src_w[i].val().get_bits::<K>(0);
+        }
+        self.up.next = self.mode_i.val() == self.mode_up.val();
+        // ---- optional `front` register: srcLane, clampLane, .up, participation, src0
+        for r in 0..self.extra.0[0] {
+            for i in 0..N {
+                self.fr_src_w[i].clk_i.next = self.clk_i.val();
+                self.fr_src_w[i].d_i.next = self.src_w[i].val();
+                self.src_wq[i].next = self.fr_src_w[i].q_o.val();
+                self.fr_clamp[i].clk_i.next = self.clk_i.val();
+                self.fr_clamp[i].d_i.next = self.clamp[i].val();
+                self.clampq[i].next = self.fr_clamp[i].q_o.val();
+            }
+            self.fr_up[r].clk_i.next = self.clk_i.val();
+            self.fr_up[r].d_i.next = self.up.val();
+            self.upq.next = self.fr_up[r].q_o.val();
+            self.fr_part[r].clk_i.next = self.clk_i.val();
+            self.fr_part[r].d_i.next = self.part_i.val();
+            self.partq.next = self.fr_part[r].q_o.val();
+            self.fr_src0[r].clk_i.next = self.clk_i.val();
+            self.fr_src0[r].d_i.next = self.src0_i.val();
+            self.src0q.next = self.fr_src0[r].q_o.val();
+        }
+        for _e in 0..(1 - self.extra.0[0]) {
+            for i in 0..N {
+                self.src_wq[i].next = self.src_w[i].val();
+                self.clampq[i].next = self.clamp[i].val();
+            }
+            self.upq.next = self.up.val();
+            self.partq.next = self.part_i.val();
+            self.src0q.next = self.src0_i.val();
+        }
+        for i in 0..N {
+            self.src[i].next = self.src_wq[i].val().get_bits::<K>(0);
             // inBounds: .up srcLane >= clampLane (and not below 0); else srcLane <= clampLane
             // (a carry makes src_w > N-1 >= clampLane)
-            if self.mode_i.val() == self.mode_up.val() {
-                self.in_bounds[i].next = (self.src_w[i].val() <= self.low_w.val()) && (self.src_w[i].val() >= self.clamp[i].val());
+            if self.upq.val() {
+                self.in_bounds[i].next = (self.src_wq[i].val() <= self.low_w.val()) && (self.src_wq[i].val() >= self.clampq[i].val());
             } else {
-                self.in_bounds[i].next = self.src_w[i].val() <= self.clamp[i].val();
+                self.in_bounds[i].next = self.src_wq[i].val() <= self.clampq[i].val();
             }
-            if self.in_bounds[i].val() && self.part_i.val().get_bit(self.src[i].val().index()) {
+            if self.in_bounds[i].val() && self.partq.val().get_bit(self.src[i].val().index()) {
                 self.sel[i].next = self.src[i].val();
             } else {
                 self.sel[i].next = self.lane_id[i].val();
@@ -139,10 +209,22 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
         }
         // ---- data path: the mux trees, in their own module
         self.mux.clk_i.next = self.clk_i.val();
-        self.mux.src0_i.next = self.src0_i.val();
+        self.mux.src0_i.next = self.src0q.val();
         for i in 0..N {
             self.mux.sel_i[i].next = self.sel[i].val();
-            self.dst_o[i].next = self.mux.dst_o[i].val();
+        }
+        // ---- optional `result` register on the tree outputs
+        for _e in 0..self.extra.0[1] {
+            for i in 0..N {
+                self.rr[i].clk_i.next = self.clk_i.val();
+                self.rr[i].d_i.next = self.mux.dst_o[i].val();
+                self.dst_o[i].next = self.rr[i].q_o.val();
+            }
+        }
+        for _e in 0..(1 - self.extra.0[1]) {
+            for i in 0..N {
+                self.dst_o[i].next = self.mux.dst_o[i].val();
+            }
         }
     }
 }

@@ -81,9 +81,9 @@ const fn words(n: usize, l: usize) -> usize {
 }
 
 impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
-    /// `stages[b]`: register after tree level `b`, `stages[0]`: before level 1 (entries `b >= K`
-    /// are ignored here).
-    pub fn new(stages: [bool; 6]) -> Self {
+    /// `stages[b]`: register after tree level `b`, `stages[0]`: before level 1 (entries `b >= K`,
+    /// including the extra registers, are ignored here).
+    pub fn new(stages: [bool; 8]) -> Self {
         assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
         let stage = std::array::from_fn(|b| on(b < K && stages[b]));
         let bank = |b: usize| if stage[b] == 1 { words(N, b) } else { 0 };

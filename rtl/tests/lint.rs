@@ -85,12 +85,40 @@ fn explicit_stage_placement_is_lint_clean() {
         let (dir, top) = emit(&cfg, BlockName::Unit);
         verilator(&dir, &top);
         yosys(&dir, &top);
+        let _ = std::fs::remove_dir_all(&dir);
     }
     let cfg = UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 3]\n", "t").unwrap();
     for block in [BlockName::Xbar, BlockName::Reduce] {
         let (dir, top) = emit(&cfg, block);
         verilator(&dir, &top);
         yosys(&dir, &top);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn extra_registers_are_lint_clean() {
+    // the extras alone (the mux trees and the reduction's levels then have no register), with
+    // every boundary, and the crossbar and the reduction emitted alone
+    for (lanes, rest) in [
+        (8, "pipeline_extra = [\"front\"]"),
+        (16, "pipeline_extra = [\"result\"]"),
+        (32, "pipeline_at = [0, 1, 2, 3, 4, 5]\npipeline_extra = [\"front\", \"result\"]"),
+    ] {
+        let cfg = UnitConfig::from_toml(&format!("lanes = {lanes}\n{rest}\n"), "t").unwrap();
+        let (dir, top) = emit(&cfg, BlockName::Unit);
+        verilator(&dir, &top);
+        yosys(&dir, &top);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    for rest in ["pipeline_extra = [\"front\"]", "pipeline_at = [1]\npipeline_extra = [\"result\"]"] {
+        let cfg = UnitConfig::from_toml(&format!("lanes = 8\n{rest}\n"), "t").unwrap();
+        for block in [BlockName::Xbar, BlockName::Reduce] {
+            let (dir, top) = emit(&cfg, block);
+            verilator(&dir, &top);
+            yosys(&dir, &top);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
     }
 }
 

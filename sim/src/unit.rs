@@ -51,12 +51,17 @@ impl RtlUnit {
     pub fn open(cfg: &UnitConfig) -> Result<RtlUnit, SimError> {
         let shim = CONFIGS
             .iter()
-            .find(|(l, p, _)| *l == cfg.lanes && *p == cfg.pipeline && cfg.pipeline_at.is_none())
+            .find(|(l, p, _)| *l == cfg.lanes && *p == cfg.pipeline && cfg.pipeline_at.is_none() && cfg.pipeline_extra.is_empty())
             .map(|(_, _, s)| s)
             .ok_or_else(|| SimError::NotBuilt {
                 lanes: cfg.lanes,
                 pipeline: cfg.pipeline,
-                at: cfg.pipeline_at.as_ref().map(|a| format!(" (pipeline_at {a:?})")).unwrap_or_default(),
+                at: cfg.pipeline_at.as_ref().map(|a| format!(" (pipeline_at {a:?})")).unwrap_or_default()
+                    + &if cfg.pipeline_extra.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (pipeline_extra {:?})", cfg.pipeline_extra.iter().map(|e| e.name()).collect::<Vec<_>>())
+                    },
                 available: CONFIGS.iter().map(|(l, p, _)| format!("{l}:{p}")).collect::<Vec<_>>().join(", "),
             })?;
         // SAFETY: `new` returns a fresh model; it is freed exactly once, in Drop.

@@ -70,6 +70,10 @@ fn unknown_configuration_is_a_clear_error() {
     let e = run(&UnitConfig::new(16, 1).unwrap(), &opts(10, 1)).unwrap_err().to_string();
     assert!(e.contains("no prebuilt Verilator model for 16 lanes with pipeline = 1"), "{e}");
     assert!(e.contains("PISA_SIM_CONFIGS"), "{e}");
+    // the default unit is prebuilt, but not with extra registers: never the wrong model
+    let cfg = UnitConfig::from_toml("pipeline_extra = [\"result\"]\n", "t").unwrap();
+    let e = run(&cfg, &opts(10, 1)).unwrap_err().to_string();
+    assert!(e.contains("no prebuilt Verilator model for 32 lanes with pipeline = 0 (pipeline_extra [\"result\"])"), "{e}");
 }
 
 /// A wrong oracle (fred.max answers with the sign flipped) must produce a reported mismatch

@@ -11,7 +11,7 @@ use crate::Failure;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Unit configuration (TOML: lanes, pipeline, pipeline_at); default 32 lanes, combinational.
+    /// Unit configuration (TOML: lanes, pipeline, pipeline_at, pipeline_extra); default 32 lanes, combinational.
     #[arg(long)]
     config: Option<PathBuf>,
     /// Output directory (created; a previous emission there is replaced, other files are kept).

@@ -25,7 +25,7 @@ pub struct Args {
     /// FPGA family: ecp5 (synth_ecp5), ice40 (synth_ice40) or xc7 (synth_xilinx -family xc7).
     #[arg(long, value_parser = |s: &str| s.parse::<Target>())]
     target: Target,
-    /// Unit configuration (TOML: lanes, pipeline, pipeline_at); default 32 lanes, combinational.
+    /// Unit configuration (TOML: lanes, pipeline, pipeline_at, pipeline_extra); default 32 lanes, combinational.
     #[arg(long)]
     config: Option<PathBuf>,
     /// What to synthesize: unit, xbar, reduce or lzc.
