@@ -52,6 +52,7 @@ fn run_prints_the_spec_diagram() {
     let (code, _, err) = pisa(&["run", "/definitely/missing.pisa"], "");
     assert_eq!(code, 2);
     assert!(err.contains("/definitely/missing.pisa: cannot read"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
