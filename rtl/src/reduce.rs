@@ -18,7 +18,9 @@
 //! Latency: combinational, plus one cycle per enabled stage boundary: `0` registers the operands
 //! and the decoded controls before the leaves, `1 <= b < K` follows tree level `b` (the unit
 //! registers boundary `K`), plus one for each `pipeline_extra` register: `front` after the
-//! leaves, `result` after the root. Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
+//! leaves, `result` after the root. The decoded controls are registered as one copy per leaf and
+//! one per node (a copy feeds its node and the register of the parent's copy), so no control
+//! flip-flop fans out across the tree. Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
 
 use rust_hdl::prelude::*;
 
@@ -451,7 +453,9 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     /// Operands and controls after the optional register at boundary 0.
     s0q: Signal<Local, Bits<W>>,
     p0q: Signal<Local, Bits<N>>,
-    c0q: Signal<Local, RedCtl>,
+    /// Controls: one copy per leaf (`c0q`), per level-1 node (`cfq`) and per node of level
+    /// `b + 1` (`cqb`), so no control flip-flop drives more than one node's logic.
+    c0q: Vec<Signal<Local, RedCtl>>,
     r0s: Vec<PipeReg<Bits<W>>>,
     r0p: Vec<PipeReg<Bits<N>>>,
     r0c: Vec<PipeReg<RedCtl>>,
@@ -480,7 +484,7 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     rc4: Vec<PipeReg<RedCtl>>,
     /// Leaf values and controls after the optional `front` register.
     lfq: Vec<Signal<Local, RedNode>>,
-    cfq: Signal<Local, RedCtl>,
+    cfq: Vec<Signal<Local, RedCtl>>,
     rf: Vec<PipeReg<RedNode>>,
     rfc: Vec<PipeReg<RedCtl>>,
     root: ReduceRoot,
@@ -505,7 +509,7 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
         let c4 = |v: u64| Constant::<Bits<4>>::new(v.into());
         let nodes = |b: usize| if b <= K { N >> b } else { 0 };
         let inner = |b: usize| if b < K { N >> b } else { 0 };
-        let inner1 = |b: usize| if b < K { 1 } else { 0 };
+        let inner1 = |b: usize| if b < K { N >> (b + 1) } else { 0 };
         Reduce {
             clk_i: Default::default(),
             op_i: Default::default(),
@@ -534,10 +538,10 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             ctl: Default::default(),
             s0q: Default::default(),
             p0q: Default::default(),
-            c0q: Default::default(),
+            c0q: many(N),
             r0s: many(stage[0]),
             r0p: many(stage[0]),
-            r0c: many(stage[0]),
+            r0c: many(stage[0] * N),
             leaves: many(N),
             n1: many(nodes(1)),
             n2: many(nodes(2)),
@@ -556,14 +560,14 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             r2: many(if stage[2] == 1 { N >> 2 } else { 0 }),
             r3: many(if stage[3] == 1 { N >> 3 } else { 0 }),
             r4: many(if stage[4] == 1 { N >> 4 } else { 0 }),
-            rc1: many(stage[1]),
-            rc2: many(stage[2]),
-            rc3: many(stage[3]),
-            rc4: many(stage[4]),
+            rc1: many(stage[1] * (N >> (1 + 1))),
+            rc2: many(stage[2] * (N >> (2 + 1))),
+            rc3: many(stage[3] * (N >> (3 + 1))),
+            rc4: many(stage[4] * (N >> (4 + 1))),
             lfq: many(N),
-            cfq: Default::default(),
+            cfq: many(N >> 1),
             rf: many(front * N),
-            rfc: many(front),
+            rfc: many(front * (N >> 1)),
             root: Default::default(),
             rr: many(result),
             stage: Param(stage),
@@ -626,43 +630,51 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.r0p[r].clk_i.next = self.clk_i.val();
             self.r0p[r].d_i.next = self.part_i.val();
             self.p0q.next = self.r0p[r].q_o.val();
-            self.r0c[r].clk_i.next = self.clk_i.val();
-            self.r0c[r].d_i.next = self.ctl.val();
-            self.c0q.next = self.r0c[r].q_o.val();
+            for i in 0..N {
+                self.r0c[i].clk_i.next = self.clk_i.val();
+                self.r0c[i].d_i.next = self.ctl.val();
+                self.c0q[i].next = self.r0c[i].q_o.val();
+            }
         }
         for _e in 0..(1 - self.stage.0[0]) {
             self.s0q.next = self.src0_i.val();
             self.p0q.next = self.part_i.val();
-            self.c0q.next = self.ctl.val();
+            for i in 0..N {
+                self.c0q[i].next = self.ctl.val();
+            }
         }
         // ---- leaves
         for i in 0..N {
             self.leaves[i].x_i.next = self.s0q.val().get_bits::<32>(i * 32);
             self.leaves[i].part_i.next = self.p0q.val().get_bit(i);
-            self.leaves[i].ctl_i.next = self.c0q.val();
+            self.leaves[i].ctl_i.next = self.c0q[i].val();
         }
         // ---- optional `front` register: the leaf values and the controls
-        for r in 0..self.extra.0[0] {
+        for _r in 0..self.extra.0[0] {
             for i in 0..N {
                 self.rf[i].clk_i.next = self.clk_i.val();
                 self.rf[i].d_i.next = self.leaves[i].leaf_o.val();
                 self.lfq[i].next = self.rf[i].q_o.val();
             }
-            self.rfc[r].clk_i.next = self.clk_i.val();
-            self.rfc[r].d_i.next = self.c0q.val();
-            self.cfq.next = self.rfc[r].q_o.val();
+            for j in 0..(N >> 1) {
+                self.rfc[j].clk_i.next = self.clk_i.val();
+                self.rfc[j].d_i.next = self.c0q[2 * j].val();
+                self.cfq[j].next = self.rfc[j].q_o.val();
+            }
         }
         for _e in 0..(1 - self.extra.0[0]) {
             for i in 0..N {
                 self.lfq[i].next = self.leaves[i].leaf_o.val();
             }
-            self.cfq.next = self.c0q.val();
+            for j in 0..(N >> 1) {
+                self.cfq[j].next = self.c0q[2 * j].val();
+            }
         }
         // ---- level 1
         for j in 0..(N >> 1) {
             self.n1[j].a_i.next = self.lfq[2 * j].val();
             self.n1[j].b_i.next = self.lfq[2 * j + 1].val();
-            self.n1[j].ctl_i.next = self.cfq.val();
+            self.n1[j].ctl_i.next = self.cfq[j].val();
         }
         for _e in 0..self.stage.0[1] {
             for j in 0..(N >> 1) {
@@ -670,21 +682,25 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.r1[j].d_i.next = self.n1[j].out_o.val();
                 self.lq1[j].next = self.r1[j].q_o.val();
             }
-            self.rc1[0].clk_i.next = self.clk_i.val();
-            self.rc1[0].d_i.next = self.cfq.val();
-            self.cq1[0].next = self.rc1[0].q_o.val();
+            for j in 0..(N >> (1 + 1)) {
+                self.rc1[j].clk_i.next = self.clk_i.val();
+                self.rc1[j].d_i.next = self.cfq[2 * j].val();
+                self.cq1[j].next = self.rc1[j].q_o.val();
+            }
         }
         for _e in 0..(1 - self.stage.0[1]) {
             for j in 0..(N >> 1) {
                 self.lq1[j].next = self.n1[j].out_o.val();
             }
-            self.cq1[0].next = self.cfq.val();
+            for j in 0..(N >> (1 + 1)) {
+                self.cq1[j].next = self.cfq[2 * j].val();
+            }
         }
         // ---- level 2
         for j in 0..(N >> 2) {
             self.n2[j].a_i.next = self.lq1[2 * j].val();
             self.n2[j].b_i.next = self.lq1[2 * j + 1].val();
-            self.n2[j].ctl_i.next = self.cq1[0].val();
+            self.n2[j].ctl_i.next = self.cq1[j].val();
         }
         for _e in 0..self.stage.0[2] {
             for j in 0..(N >> 2) {
@@ -692,21 +708,25 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.r2[j].d_i.next = self.n2[j].out_o.val();
                 self.lq2[j].next = self.r2[j].q_o.val();
             }
-            self.rc2[0].clk_i.next = self.clk_i.val();
-            self.rc2[0].d_i.next = self.cq1[0].val();
-            self.cq2[0].next = self.rc2[0].q_o.val();
+            for j in 0..(N >> (2 + 1)) {
+                self.rc2[j].clk_i.next = self.clk_i.val();
+                self.rc2[j].d_i.next = self.cq1[2 * j].val();
+                self.cq2[j].next = self.rc2[j].q_o.val();
+            }
         }
         for _e in 0..(on(K > 2) - self.stage.0[2]) {
             for j in 0..(N >> 2) {
                 self.lq2[j].next = self.n2[j].out_o.val();
             }
-            self.cq2[0].next = self.cq1[0].val();
+            for j in 0..(N >> (2 + 1)) {
+                self.cq2[j].next = self.cq1[2 * j].val();
+            }
         }
         // ---- level 3
         for j in 0..(N >> 3) {
             self.n3[j].a_i.next = self.lq2[2 * j].val();
             self.n3[j].b_i.next = self.lq2[2 * j + 1].val();
-            self.n3[j].ctl_i.next = self.cq2[0].val();
+            self.n3[j].ctl_i.next = self.cq2[j].val();
         }
         for _e in 0..self.stage.0[3] {
             for j in 0..(N >> 3) {
@@ -714,21 +734,25 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.r3[j].d_i.next = self.n3[j].out_o.val();
                 self.lq3[j].next = self.r3[j].q_o.val();
             }
-            self.rc3[0].clk_i.next = self.clk_i.val();
-            self.rc3[0].d_i.next = self.cq2[0].val();
-            self.cq3[0].next = self.rc3[0].q_o.val();
+            for j in 0..(N >> (3 + 1)) {
+                self.rc3[j].clk_i.next = self.clk_i.val();
+                self.rc3[j].d_i.next = self.cq2[2 * j].val();
+                self.cq3[j].next = self.rc3[j].q_o.val();
+            }
         }
         for _e in 0..(on(K > 3) - self.stage.0[3]) {
             for j in 0..(N >> 3) {
                 self.lq3[j].next = self.n3[j].out_o.val();
             }
-            self.cq3[0].next = self.cq2[0].val();
+            for j in 0..(N >> (3 + 1)) {
+                self.cq3[j].next = self.cq2[2 * j].val();
+            }
         }
         // ---- level 4
         for j in 0..(N >> 4) {
             self.n4[j].a_i.next = self.lq3[2 * j].val();
             self.n4[j].b_i.next = self.lq3[2 * j + 1].val();
-            self.n4[j].ctl_i.next = self.cq3[0].val();
+            self.n4[j].ctl_i.next = self.cq3[j].val();
         }
         for _e in 0..self.stage.0[4] {
             for j in 0..(N >> 4) {
@@ -736,21 +760,25 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.r4[j].d_i.next = self.n4[j].out_o.val();
                 self.lq4[j].next = self.r4[j].q_o.val();
             }
-            self.rc4[0].clk_i.next = self.clk_i.val();
-            self.rc4[0].d_i.next = self.cq3[0].val();
-            self.cq4[0].next = self.rc4[0].q_o.val();
+            for j in 0..(N >> (4 + 1)) {
+                self.rc4[j].clk_i.next = self.clk_i.val();
+                self.rc4[j].d_i.next = self.cq3[2 * j].val();
+                self.cq4[j].next = self.rc4[j].q_o.val();
+            }
         }
         for _e in 0..(on(K > 4) - self.stage.0[4]) {
             for j in 0..(N >> 4) {
                 self.lq4[j].next = self.n4[j].out_o.val();
             }
-            self.cq4[0].next = self.cq3[0].val();
+            for j in 0..(N >> (4 + 1)) {
+                self.cq4[j].next = self.cq3[2 * j].val();
+            }
         }
         // ---- level 5
         for j in 0..(N >> 5) {
             self.n5[j].a_i.next = self.lq4[2 * j].val();
             self.n5[j].b_i.next = self.lq4[2 * j + 1].val();
-            self.n5[j].ctl_i.next = self.cq4[0].val();
+            self.n5[j].ctl_i.next = self.cq4[j].val();
         }
         // ---- root: the last level's single node, with the controls of that level
         for _e in 0..on(K == 2) {

@@ -121,10 +121,14 @@ macro_rules! unit {
             cregf: Vec<PipeReg<$ctl>>,
             kregf: Vec<PipeReg<Bits<2>>>,
             vregf: Vec<ValidReg>,
-            /// Controls, per-lane class and valid after the optional `result` register (after the
-            /// last tree level, before the output mux).
+            /// Controls, class (four copies per lane, one per byte: `kr[4 * lane + s]`) and valid
+            /// after the optional `result` register (after the last tree level, before the
+            /// output mux).
             cr: Signal<Local, $ctl>,
             kr: Vec<Signal<Local, Bits<2>>>,
+            /// Output mux per lane and byte copy; `byte[s]` = 0xff << 8s keeps byte `s` of copy `s`.
+            oc: Vec<Signal<Local, Bits<32>>>,
+            byte: Vec<Constant<Bits<32>>>,
             vr: Signal<Local, Bit>,
             cregr: Vec<PipeReg<$ctl>>,
             kregr: Vec<PipeReg<Bits<2>>>,
@@ -197,10 +201,12 @@ macro_rules! unit {
                     kregf: many(front),
                     vregf: many(front),
                     cr: Default::default(),
-                    kr: many($n),
+                    kr: many(4 * $n),
+                    oc: many(4 * $n),
+                    byte: (0..4).map(|s| c(0xffu64 << (8 * s))).collect(),
                     vr: Default::default(),
                     cregr: many(result),
-                    kregr: many(result * $n),
+                    kregr: many(result * 4 * $n),
                     vregr: many(result),
                     out: many($n),
                     dst_c: Default::default(),
@@ -419,9 +425,11 @@ macro_rules! unit {
                     self.cregr[r].d_i.next = self.cq[$k - 1].val();
                     self.cr.next = self.cregr[r].q_o.val();
                     for i in 0..$n {
-                        self.kregr[i].clk_i.next = self.clk_i.val();
-                        self.kregr[i].d_i.next = self.kq[($k - 1) * $n + i].val();
-                        self.kr[i].next = self.kregr[i].q_o.val();
+                        for s in 0..4 {
+                            self.kregr[4 * i + s].clk_i.next = self.clk_i.val();
+                            self.kregr[4 * i + s].d_i.next = self.kq[($k - 1) * $n + i].val();
+                            self.kr[4 * i + s].next = self.kregr[4 * i + s].q_o.val();
+                        }
                     }
                     self.vregr[r].clk_i.next = self.clk_i.val();
                     self.vregr[r].rst_ni.next = self.rst_ni.val();
@@ -431,19 +439,28 @@ macro_rules! unit {
                 for _e in 0..(1 - self.extra.0[1]) {
                     self.cr.next = self.cq[$k - 1].val();
                     for i in 0..$n {
-                        self.kr[i].next = self.kq[($k - 1) * $n + i].val();
+                        for s in 0..4 {
+                            self.kr[4 * i + s].next = self.kq[($k - 1) * $n + i].val();
+                        }
                     }
                     self.vr.next = self.vq[$k - 1].val();
                 }
-                // ---- output mux (controls of the last tree level)
+                // ---- output mux (controls of the last tree level), byte `s` of each lane switched
+                // by its own copy of the class
                 for i in 0..$n {
-                    if self.kr[i].val() == self.c_shfl.val() {
-                        self.out[i].next = self.xbar.dst_o[i].val();
-                    } else if self.kr[i].val() == self.c_red.val() {
-                        self.out[i].next = self.reduce.result_o.val();
-                    } else {
-                        self.out[i].next = self.cr.val().idx;
+                    for s in 0..4 {
+                        if self.kr[4 * i + s].val() == self.c_shfl.val() {
+                            self.oc[4 * i + s].next = self.xbar.dst_o[i].val();
+                        } else if self.kr[4 * i + s].val() == self.c_red.val() {
+                            self.oc[4 * i + s].next = self.reduce.result_o.val();
+                        } else {
+                            self.oc[4 * i + s].next = self.cr.val().idx;
+                        }
                     }
+                    self.out[i].next = (self.oc[4 * i].val() & self.byte[0].val())
+                        | (self.oc[4 * i + 1].val() & self.byte[1].val())
+                        | (self.oc[4 * i + 2].val() & self.byte[2].val())
+                        | (self.oc[4 * i + 3].val() & self.byte[3].val());
                 }
                 #(
                     self.dst_c.next.l~L = self.out[L].val();
