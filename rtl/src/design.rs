@@ -66,6 +66,14 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
     // the `pipeline_extra` registers sit in the crossbar and the reduction, outside the mux trees
     let block_stages = inner_stages || cfg.stages()[FRONT] || cfg.stages()[RESULT];
     let extra = cfg.pipeline_extra.iter().map(|e| format!(", {}", e.name())).collect::<String>();
+    let block_latency = || -> String {
+        match (inner_stages, cfg.pipeline_extra.is_empty()) {
+            (false, true) => "combinational".into(),
+            (true, true) => "one cycle per stage boundary inside the tree".into(),
+            (false, false) => "one cycle per pipeline_extra register".into(),
+            (true, false) => "one cycle per stage boundary inside the tree and per pipeline_extra register".into(),
+        }
+    };
     let spec = "Spec: pisa-subgroup-communication.txt";
     let hdr = |title: &str, what: &str, latency: String| {
         format!(
@@ -102,7 +110,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
                 hdr(
                     &format!("{} — shuffle crossbar of shfl.{{up,dn,xor,idx}}[.sg] (PISA §7.4).", w("shfl_xbar")),
                     "Per lane: laneOffset/cval/segmask from src1, clampLane, srcLane, inBounds, participation of srcLane;\nselect = inBounds && part_i[srcLane] ? srcLane : laneid (own src0). Data path: the mux trees of\nshfl_xbar_mux (a module of its own, so synthesis maps them apart from the select logic).",
-                    if block_stages { "one cycle per stage boundary inside the tree".into() } else { "combinational".into() },
+                    block_latency(),
                 ),
                 false,
             )
@@ -132,7 +140,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
                 hdr(
                     &format!("{} — reduction tree of fred and ired (PISA §7.1, §7.2).", w("reduce")),
                     "Leaves map every participating value to an unsigned key (float: sign-magnitude -> biased; signed: sign bit\nflipped; absmax: magnitude), log2(LANES) levels of nodes keep the min/max key (or add / and / or / xor), split at\nbit 16 for packed and 16-bit types with per-half NaN/valid flags; the root decodes the key and applies the NaN rule.",
-                    if block_stages { "one cycle per stage boundary inside the tree".into() } else { "combinational".into() },
+                    block_latency(),
                 ),
                 false,
             )

@@ -509,7 +509,7 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
         let c4 = |v: u64| Constant::<Bits<4>>::new(v.into());
         let nodes = |b: usize| if b <= K { N >> b } else { 0 };
         let inner = |b: usize| if b < K { N >> b } else { 0 };
-        let inner1 = |b: usize| if b < K { N >> (b + 1) } else { 0 };
+        let node_ctl = |b: usize| if b < K { N >> (b + 1) } else { 0 };
         Reduce {
             clk_i: Default::default(),
             op_i: Default::default(),
@@ -552,10 +552,10 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             lq2: many(inner(2)),
             lq3: many(inner(3)),
             lq4: many(inner(4)),
-            cq1: many(inner1(1)),
-            cq2: many(inner1(2)),
-            cq3: many(inner1(3)),
-            cq4: many(inner1(4)),
+            cq1: many(node_ctl(1)),
+            cq2: many(node_ctl(2)),
+            cq3: many(node_ctl(3)),
+            cq4: many(node_ctl(4)),
             r1: many(if stage[1] == 1 { N >> 1 } else { 0 }),
             r2: many(if stage[2] == 1 { N >> 2 } else { 0 }),
             r3: many(if stage[3] == 1 { N >> 3 } else { 0 }),

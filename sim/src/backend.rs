@@ -24,7 +24,7 @@ impl RtlBackend {
             return Err(SimError::NotBuilt {
                 lanes: cfg.lanes,
                 pipeline: cfg.pipeline,
-                at: " (the PISA backend needs 32 lanes)".into(),
+                detail: " (the PISA backend needs 32 lanes)".into(),
                 available: RtlUnit::available().iter().filter(|c| c.lanes == 32).map(|c| format!("32:{}", c.pipeline)).collect::<Vec<_>>().join(", "),
             });
         }

@@ -8,8 +8,8 @@ use pisa_sim_sys::{Shim, CONFIGS};
 pub enum SimError {
     #[error("{0}")]
     Io(String),
-    #[error("no prebuilt Verilator model for {lanes} lanes with pipeline = {pipeline}{at}; prebuilt: {available} (add one with PISA_SIM_CONFIGS=\"{lanes}:{pipeline}\" at build time)")]
-    NotBuilt { lanes: usize, pipeline: usize, at: String, available: String },
+    #[error("no prebuilt Verilator model for {lanes} lanes with pipeline = {pipeline}{detail}; prebuilt: {available} (add one with PISA_SIM_CONFIGS=\"{lanes}:{pipeline}\" at build time)")]
+    NotBuilt { lanes: usize, pipeline: usize, detail: String, available: String },
 }
 
 /// The unit's port values for one operation (`lanes` words per source).
@@ -56,7 +56,7 @@ impl RtlUnit {
             .ok_or_else(|| SimError::NotBuilt {
                 lanes: cfg.lanes,
                 pipeline: cfg.pipeline,
-                at: cfg.pipeline_at.as_ref().map(|a| format!(" (pipeline_at {a:?})")).unwrap_or_default()
+                detail: cfg.pipeline_at.as_ref().map(|a| format!(" (pipeline_at {a:?})")).unwrap_or_default()
                     + &if cfg.pipeline_extra.is_empty() {
                         String::new()
                     } else {
