@@ -12,6 +12,7 @@ use crate::lzc::Lzc;
 use crate::reduce::Reduce;
 use crate::unit::{Unit16, Unit32, Unit4, Unit8};
 use crate::xbar::ShflXbar;
+use crate::xbar_mux::tree_registers;
 
 /// A top that can be emitted on its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +56,25 @@ impl FromStr for BlockName {
 }
 
 const SRC1_REASON: &str = "shfl reads only laneOffset, cval and segmask of each lane's src1 (bits [k-1:0], [8+k-1:8], [16+k-1:16], k = log2(LANES)); PISA §7.4 ignores the other bits";
+
+/// Where the crossbar's mux trees hold their registers ([`tree_registers`]), in words.
+fn mux_registers(cfg: &UnitConfig) -> String {
+    let k = cfg.log2_lanes();
+    let (at, copy) = tree_registers(cfg.stages(), k);
+    let mut places: Vec<String> = Vec::new();
+    if at[0] {
+        places.push("boundary 0 (words and selects before the tree)".into());
+    }
+    if copy {
+        places.push("the copy register (four copies of the words, each feeding a quarter of the lanes)".into());
+    }
+    places.extend((1..k).filter(|&b| at[b]).map(|b| format!("after level {b}")));
+    if places.is_empty() {
+        "no position (combinational)".into()
+    } else {
+        places.join(", ")
+    }
+}
 
 /// Names, docs and waivers of every module, for `cfg` and module-name prefix `prefix`.
 fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> ModuleKind {
@@ -124,7 +144,10 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
                 w("shfl_xbar_mux"),
                 hdr(
                     &format!("{} — data path of the shuffle crossbar (PISA §7.4).", w("shfl_xbar_mux")),
-                    "Per lane one N:1 mux tree of 32-bit words from 2:1 muxes, level l switched by bit l-1 of the lane's\nselect sel_i_<lane> (computed by shfl_xbar); the select travels beside the words through stage registers.",
+                    &format!(
+                        "Per lane one N:1 mux tree of 32-bit words from 2:1 muxes, level l switched by bit l-1 of the lane's\nselect sel_i_<lane> (computed by shfl_xbar); the select travels beside the words through stage registers.\nRetimed: the tree holds as many registers as the configuration has boundaries inside it, placed at {}.",
+                        mux_registers(cfg)
+                    ),
                     if inner_stages { "one cycle per stage boundary inside the tree".into() } else { "combinational".into() },
                 ),
                 false,
@@ -160,7 +183,8 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
         }
         "n1" | "n2" | "n3" | "n4" | "n5" => {
             waivers.push(("ctl_i".into(), "the node reads only the min/max, split and arithmetic fields of the control bundle".into()));
-            (w("reduce_node"), hdr(&format!("{} — combines two reduction values (shared 16-bit comparators).", w("reduce_node")), "See the reduction tree.", "combinational".into()), false)
+            waivers.push(("d(ab|ba)".into(), "the compare subtractions are read only at their borrow bits (16: low half, 33: high half or 32-bit order)".into()));
+            (w("reduce_node"), hdr(&format!("{} — combines two reduction values (two compare chains with a break bit between the halves).", w("reduce_node")), "See the reduction tree.", "combinational".into()), false)
         }
         "root" => {
             waivers.push(("ctl_i".into(), "the root reads only the decode fields of the control bundle".into()));

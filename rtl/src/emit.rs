@@ -187,6 +187,24 @@ fn fold_indices(body: &str) -> String {
     }
 }
 
+/// rust-hdl writes `bit_cast::<W, N>(x[o+:n])` as `((x[o+:n]) & W'h<all ones>)`, an AND of
+/// mismatched widths (Verilator WIDTH); a zero extension says the same exactly:
+/// `{(W-n)'b0, x[o+:n]}`.
+fn zero_extend_casts(body: &str) -> String {
+    let cast = Regex::new(r"\(\(([A-Za-z_][A-Za-z0-9_]*\[\d+\+:(\d+)\])\) & (\d+)'h([0-9a-f]+)\)").expect("regex");
+    cast.replace_all(body, |c: &regex::Captures| {
+        let n: u32 = c[2].parse().unwrap_or(0);
+        let w: u32 = c[3].parse().unwrap_or(0);
+        let all_ones = w < 128 && u128::from_str_radix(&c[4], 16).ok() == Some((1u128 << w) - 1);
+        if all_ones && n < w {
+            format!("{{{}'b0, {}}}", w - n, &c[1])
+        } else {
+            c[0].to_string()
+        }
+    })
+    .into_owned()
+}
+
 /// Moves plain forwards of the clock and reset to submodules (`sub_clk_i = clk_i;` in the
 /// combinational block) out to continuous assignments on wires: a clock must not pass through
 /// an `always @(*)` block, which would also re-evaluate all of it at every clock edge.
@@ -270,7 +288,7 @@ impl Design {
                 None => c[0].to_string(),
             });
             let body = body.replacen(&format!("module {path}("), "module @NAME@(", 1);
-            let body = fold_indices(&body);
+            let body = zero_extend_casts(&fold_indices(&body));
             let body = rename_dollars(&k.name, &body)?;
             let body = forward_clock_and_reset(&body);
             let base = if k.width_named { format!("{}_w{}", k.name, d_width(&body)) } else { k.name.clone() };
@@ -392,6 +410,11 @@ mod tests {
         assert_eq!(eval_const("sel_i"), None);
         assert_eq!(fold_indices("a[(3 * 32'h20)+:(32)] b[32'h4] c[x] d[(64'h20)+:(32)] e[31:0]"), "a[96+:32] b[4] c[x] d[32+:32] e[31:0]");
         assert_eq!(fold_indices("a_i[(64'h4)+:(32)][(16)+:(16)] b[(64'h4)+:(32)][32'h1f]"), "a_i[20+:16] b[35]");
+        // zero extensions: exact widths; a mask that is not all ones stays an AND
+        assert_eq!(
+            zero_extend_casts("x = (((a_i[16+:16]) & 34'h3ffffffff) << 32'h11) | ((b[0+:16]) & 34'h3fffffff);"),
+            "x = ({18'b0, a_i[16+:16]} << 32'h11) | ((b[0+:16]) & 34'h3fffffff);"
+        );
     }
 
     #[test]

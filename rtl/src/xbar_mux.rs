@@ -3,8 +3,9 @@
 //! lane's select.
 //!
 //! ```text
-//!  src0_i, sel_i ─► [reg? boundary 0] ─► level 1: N lanes × N/2 2:1 muxes on sel[lane][0] ─► [reg?] ─► level 2 on bit 1 ─► ...
-//!            ... level K ─► dst_o[lane]        (select bits travel beside the words through the registers)
+//!  src0_i, sel_i ─► [reg? boundary 0] ─► [copy reg? 4 copies of the words] ─► level 1: N lanes × N/2 2:1 muxes
+//!            on sel[lane][0] ─► [reg?] ─► level 2 on bit 1 ─► ... level K ─► dst_o[lane]
+//!            (select bits travel beside the words through the registers; which [reg?] exist: tree_registers)
 //!
 //!  per lane, 4 copies of the select (sq[4*lane + s]); copy s switches byte s of every word:
 //!    cp[4x+s] = sel copy s ? word a : word b     lv[x] = OR over s of (cp[4x+s] & 0xff << 8s)
@@ -19,10 +20,17 @@
 //! 4:1 step is one LUT6 (7-series) or two LUT4s + PFUMX (ECP5); merged with the select logic,
 //! yosys/ABC duplicated select terms into the mux LUTs (2.5× the LUTs at 8 lanes).
 //!
-//! Latency: combinational, plus one cycle for each enabled stage boundary: `stage[0]` registers
-//! `src0_i` and the selects before level 1 (so the select logic in front has a cycle of its
-//! own), `stage[b]` for `1 <= b < K` follows level `b`. Parameters: `N` lanes, `K = log2(N)`,
-//! `W = 32 * N`.
+//! Latency: combinational, plus one cycle for each enabled stage boundary inside the tree
+//! (`0 <= b < K`). The tree is retimed: it holds that many registers, but places them by its own
+//! order ([`tree_registers`]), not at the enabled boundaries — first boundary 0 (the words and
+//! selects before level 1, so the select logic in front has a cycle of its own), then after every
+//! second level (each stage a 4:1 step: two LUT4s + PFUMX on ECP5, one LUT6 on 7-series; with a
+//! register after every 2:1 level the 32-lane ECP5 tree took 31,744 LUT4 and 31,744 data
+//! flip-flops, with 4:1 steps 21,504 LUT4 + 10,240 PFUMX), then a copy
+//! register (four copies of the words, copy `g` feeding destination lanes `g*N/4 ..`, so a
+//! source bit drives a quarter of the lanes' first muxes), then the odd levels. The reduction
+//! tree keeps its registers at the enabled boundaries; both have the same latency.
+//! Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
 
 use rust_hdl::prelude::*;
 
@@ -38,6 +46,12 @@ pub struct ShflMux<const N: usize, const K: usize, const W: usize> {
     pub dst_o: Vec<Signal<Out, Bits<32>>>,
     /// `src0_i` and the selects after the optional register at boundary 0.
     s0q: Signal<Local, Bits<W>>,
+    /// `s0q` after the optional copy register: copy `g` feeds destination lanes `g*N/4 ..`.
+    s0c: Vec<Signal<Local, Bits<W>>>,
+    /// The select copies after the optional copy register.
+    sc: Vec<Signal<Local, Bits<K>>>,
+    rc: Vec<PipeReg<Bits<W>>>,
+    rsc: Vec<PipeReg<Bits<K>>>,
     /// Byte masks 0xff << 8s: byte `s` of every tree word is switched by select copy `s`.
     byte: Vec<Constant<Bits<32>>>,
     sq0: Vec<Signal<Local, Bits<K>>>,
@@ -73,6 +87,32 @@ pub struct ShflMux<const N: usize, const K: usize, const W: usize> {
     /// `stage.0[b]` = 1 when a register follows tree level `b` (`1 <= b < K`; `b = 0`: before
     /// level 1).
     stage: Param<[usize; 6]>,
+    /// 1 when the copy register (four copies of the words) sits between boundary 0 and level 1.
+    copy: Param<usize>,
+}
+
+/// Where the crossbar places its stage registers: as many as `stages` enables inside the tree
+/// (boundaries `0 <= b < k`), at the positions of [`tree_registers`]'s order, not necessarily
+/// the enabled ones (the crossbar is retimed; its latency is the count).
+/// Returns the boundaries that get a register and whether the copy register is used.
+pub fn tree_registers(stages: [bool; 8], k: usize) -> ([bool; 6], bool) {
+    let count = stages[..k].iter().filter(|&&s| s).count();
+    // boundary 0 first (the select logic gets a cycle of its own), then after every second
+    // level (each stage a 4:1 step: two LUT4s + PFUMX on ECP5, one LUT6 on 7-series), then the
+    // copy register (the words fan out to a quarter of the lanes each), then the odd levels
+    let order = std::iter::once(Some(0))
+        .chain((2..k).step_by(2).map(Some))
+        .chain(std::iter::once(None))
+        .chain((1..k).rev().filter(|b| b % 2 == 1).map(Some));
+    let mut at = [false; 6];
+    let mut copy = false;
+    for pos in order.take(count) {
+        match pos {
+            Some(b) => at[b] = true,
+            None => copy = true,
+        }
+    }
+    (at, copy)
 }
 
 /// Words of level `l` over all lanes.
@@ -85,7 +125,9 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
     /// including the extra registers, are ignored here).
     pub fn new(stages: [bool; 8]) -> Self {
         assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
-        let stage = std::array::from_fn(|b| on(b < K && stages[b]));
+        let (at, copy) = tree_registers(stages, K);
+        let stage = std::array::from_fn(|b| on(b < K && at[b]));
+        let copy = on(copy);
         let bank = |b: usize| if stage[b] == 1 { words(N, b) } else { 0 };
         let sel_bank = |b: usize| if stage[b] == 1 { 4 * N } else { 0 };
         let level = |b: usize| if b <= K { words(N, b) } else { 0 };
@@ -98,6 +140,10 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
             dst_o: many(N),
             s0q: Default::default(),
             sq0: many(4 * N),
+            s0c: many(4),
+            sc: many(4 * N),
+            rc: many(4 * copy),
+            rsc: many(4 * N * copy),
             r0: many(stage[0]),
             rs0: many(sel_bank(0)),
             byte: (0..4).map(|s| Constant::new((0xffu64 << (8 * s)).into())).collect(),
@@ -128,6 +174,7 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
             rs3: many(sel_bank(3)),
             rs4: many(sel_bank(4)),
             stage: Param(stage),
+            copy: Param(copy),
         }
     }
 }
@@ -156,21 +203,44 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 }
             }
         }
+        // ---- optional copy register: four copies of the words, one per quarter of the lanes
+        for _e in 0..self.copy.0 {
+            for g in 0..4 {
+                self.rc[g].clk_i.next = self.clk_i.val();
+                self.rc[g].d_i.next = self.s0q.val();
+                self.s0c[g].next = self.rc[g].q_o.val();
+            }
+            for c in 0..(4 * N) {
+                self.rsc[c].clk_i.next = self.clk_i.val();
+                self.rsc[c].d_i.next = self.sq0[c].val();
+                self.sc[c].next = self.rsc[c].q_o.val();
+            }
+        }
+        for _e in 0..(1 - self.copy.0) {
+            for g in 0..4 {
+                self.s0c[g].next = self.s0q.val();
+            }
+            for c in 0..(4 * N) {
+                self.sc[c].next = self.sq0[c].val();
+            }
+        }
         // ---- level 1: each lane picks word 2j or 2j+1 of src0 on select bit 0
         for h in (N >> 1)..((N >> 1) + 1) {
-            for i in 0..N {
-                for j in 0..(N >> 1) {
-                    for s in 0..4 {
-                        if self.sq0[4 * i + s].val().get_bit(0) {
-                            self.cp1[4 * (i * h + j) + s].next = self.s0q.val().get_bits::<32>((2 * j + 1) * 32);
-                        } else {
-                            self.cp1[4 * (i * h + j) + s].next = self.s0q.val().get_bits::<32>((2 * j) * 32);
+            for q in (N >> 2)..((N >> 2) + 1) {
+                for i in 0..N {
+                    for j in 0..(N >> 1) {
+                        for s in 0..4 {
+                            if self.sc[4 * i + s].val().get_bit(0) {
+                                self.cp1[4 * (i * h + j) + s].next = self.s0c[i / q].val().get_bits::<32>((2 * j + 1) * 32);
+                            } else {
+                                self.cp1[4 * (i * h + j) + s].next = self.s0c[i / q].val().get_bits::<32>((2 * j) * 32);
+                            }
                         }
+                        self.lv1[i * h + j].next = (self.cp1[4 * (i * h + j)].val() & self.byte[0].val())
+                            | (self.cp1[4 * (i * h + j) + 1].val() & self.byte[1].val())
+                            | (self.cp1[4 * (i * h + j) + 2].val() & self.byte[2].val())
+                            | (self.cp1[4 * (i * h + j) + 3].val() & self.byte[3].val());
                     }
-                    self.lv1[i * h + j].next = (self.cp1[4 * (i * h + j)].val() & self.byte[0].val())
-                        | (self.cp1[4 * (i * h + j) + 1].val() & self.byte[1].val())
-                        | (self.cp1[4 * (i * h + j) + 2].val() & self.byte[2].val())
-                        | (self.cp1[4 * (i * h + j) + 3].val() & self.byte[3].val());
                 }
             }
         }
@@ -182,7 +252,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
             }
             for c in 0..(4 * N) {
                 self.rs1[c].clk_i.next = self.clk_i.val();
-                self.rs1[c].d_i.next = self.sq0[c].val();
+                self.rs1[c].d_i.next = self.sc[c].val();
                 self.sq1[c].next = self.rs1[c].q_o.val();
             }
         }
@@ -191,7 +261,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 self.lq1[x].next = self.lv1[x].val();
             }
             for c in 0..(4 * N) {
-                self.sq1[c].next = self.sq0[c].val();
+                self.sq1[c].next = self.sc[c].val();
             }
         }
         // ---- level 2: on select bit 1
@@ -347,5 +417,38 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 self.dst_o[i].next = self.lv5[i].val();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tree_registers;
+
+    fn with(at: &[usize]) -> [bool; 8] {
+        let mut s = [false; 8];
+        for &b in at {
+            s[b] = true;
+        }
+        s
+    }
+
+    #[test]
+    fn registers_keep_their_count_and_fill_the_order() {
+        // 32 lanes: boundary 0, after levels 2 and 4, the copy register, after level 3, after 1
+        let order: [(&[usize], [bool; 6], bool); 6] = [
+            (&[], [false; 6], false),
+            (&[3], [true, false, false, false, false, false], false),
+            (&[1, 4], [true, false, true, false, false, false], false),
+            (&[0, 1, 2], [true, false, true, false, true, false], false),
+            (&[0, 1, 2, 3], [true, false, true, false, true, false], true),
+            (&[0, 1, 2, 3, 4, 5], [true, false, true, true, true, false], true),
+        ];
+        for (at, want, copy) in order {
+            assert_eq!(tree_registers(with(at), 5), (want, copy), "{at:?}");
+        }
+        // boundary K (the outputs) and the extras are not the crossbar's to place
+        assert_eq!(tree_registers(with(&[5, 6, 7]), 5), ([false; 6], false));
+        // 4 lanes: boundary 0, then the copy register
+        assert_eq!(tree_registers(with(&[0, 1]), 2), ([true, false, false, false, false, false], true));
     }
 }

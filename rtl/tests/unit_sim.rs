@@ -7,7 +7,7 @@ use pisa_model::gen::{random_case, Rng};
 use pisa_model::unit::execute_lanes;
 use pisa_model::{SgInputs, SgOp, SgOutputs};
 use pisa_rtl::bus::{mask, pack};
-use pisa_rtl::unit::{Unit4, Unit8};
+use pisa_rtl::unit::{Unit16, Unit4, Unit8};
 use pisa_rtl::UnitConfig;
 use rust_hdl::prelude::*;
 
@@ -125,4 +125,11 @@ fn extra_registers_off_the_tree_levels() {
         UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"result\"]", "t").unwrap(),
         500
     );
+}
+
+#[test]
+fn retimed_crossbar_every_register_position() {
+    // 16 lanes with every boundary: the crossbar puts its four registers at boundary 0, after
+    // level 2, in the copy register and after level 3 (xbar_mux::tree_registers)
+    run!(Unit16, 16, 512, UnitConfig::from_toml("lanes = 16\npipeline_at = [0, 1, 2, 3, 4]", "t").unwrap(), 200);
 }
