@@ -239,8 +239,9 @@ pub struct ReduceNode {
     sel_lo: Signal<Local, Bit>,
     sel_hi: Signal<Local, Bit>,
     take: Signal<Local, Bits<32>>,
-    /// What a half holds when it does not take `b`.
+    /// `a` and `b` combined by the sum/and/or/xor of `ctl_i.arith`.
     arith: Signal<Local, Bits<32>>,
+    /// What a half holds when it does not take `b`.
     keep: Signal<Local, Bits<32>>,
 }
 

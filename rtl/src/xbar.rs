@@ -18,10 +18,11 @@
 //!
 //! Latency: combinational, plus one cycle for each enabled stage boundary inside the tree
 //! (`stage[0]`: before level 1, `stage[b]` for `1 <= b < K`; the unit registers boundary `K`, its
-//! outputs; the mux trees place that many registers by their own order, see xbar_mux.rs), plus one for each `pipeline_extra` register: `front` registers
-//! srcLane, clampLane, the `.up` flag, the participation mask and src0 between the two halves of
-//! the select logic (inBounds, the `part_i[srcLane]` lookup and the select follow in the next
-//! cycle), `result` registers the tree outputs.
+//! outputs; the mux trees place that many registers by their own order, see xbar_mux.rs), plus
+//! one for each `pipeline_extra` register: `front` registers srcLane, clampLane, the `.up` flag,
+//! the participation mask and src0 between the two halves of the select logic (inBounds, the
+//! `part_i[srcLane]` lookup and the select follow in the next cycle), `result` registers the
+//! tree outputs.
 //! Parameters: `N` lanes (4, 8, 16, 32), `K = log2(N)`, `W = 32 * N`.
 
 use rust_hdl::prelude::*;

@@ -28,7 +28,7 @@
 //! register after every 2:1 level the 32-lane ECP5 tree took 31,744 LUT4 and 31,744 data
 //! flip-flops, with 4:1 steps 21,504 LUT4 + 10,240 PFUMX), then a copy
 //! register (four copies of the words, copy `g` feeding destination lanes `g*N/4 ..`, so a
-//! source bit drives a quarter of the lanes' first muxes), then the odd levels. The reduction
+//! source bit drives a quarter of the lanes' first muxes), then after level 3. The reduction
 //! tree keeps its registers at the enabled boundaries; both have the same latency.
 //! Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
 
@@ -76,11 +76,9 @@ pub struct ShflMux<const N: usize, const K: usize, const W: usize> {
     sq2: Vec<Signal<Local, Bits<K>>>,
     sq3: Vec<Signal<Local, Bits<K>>>,
     sq4: Vec<Signal<Local, Bits<K>>>,
-    r1: Vec<PipeReg<Bits<32>>>,
     r2: Vec<PipeReg<Bits<32>>>,
     r3: Vec<PipeReg<Bits<32>>>,
     r4: Vec<PipeReg<Bits<32>>>,
-    rs1: Vec<PipeReg<Bits<K>>>,
     rs2: Vec<PipeReg<Bits<K>>>,
     rs3: Vec<PipeReg<Bits<K>>>,
     rs4: Vec<PipeReg<Bits<K>>>,
@@ -99,14 +97,17 @@ pub fn tree_registers(stages: [bool; 8], k: usize) -> ([bool; 6], bool) {
     let count = stages[..k].iter().filter(|&&s| s).count();
     // boundary 0 first (the select logic gets a cycle of its own), then after every second
     // level (each stage a 4:1 step: two LUT4s + PFUMX on ECP5, one LUT6 on 7-series), then the
-    // copy register (the words fan out to a quarter of the lanes each), then the odd levels
-    let order = std::iter::once(Some(0))
+    // copy register (the words fan out to a quarter of the lanes each), then after level 3;
+    // exactly `k` places, so every count up to `k` boundaries fits
+    let order: Vec<Option<usize>> = std::iter::once(Some(0))
         .chain((2..k).step_by(2).map(Some))
         .chain(std::iter::once(None))
-        .chain((1..k).rev().filter(|b| b % 2 == 1).map(Some));
+        .chain((3..k).step_by(2).map(Some))
+        .collect();
+    debug_assert_eq!(order.len(), k);
     let mut at = [false; 6];
     let mut copy = false;
-    for pos in order.take(count) {
+    for &pos in order.iter().take(count) {
         match pos {
             Some(b) => at[b] = true,
             None => copy = true,
@@ -126,7 +127,7 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
     pub fn new(stages: [bool; 8]) -> Self {
         assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
         let (at, copy) = tree_registers(stages, K);
-        let stage = std::array::from_fn(|b| on(b < K && at[b]));
+        let stage = at.map(on);
         let copy = on(copy);
         let bank = |b: usize| if stage[b] == 1 { words(N, b) } else { 0 };
         let sel_bank = |b: usize| if stage[b] == 1 { 4 * N } else { 0 };
@@ -165,11 +166,9 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
             sq2: many(inner_sel(2)),
             sq3: many(inner_sel(3)),
             sq4: many(inner_sel(4)),
-            r1: many(bank(1)),
             r2: many(bank(2)),
             r3: many(bank(3)),
             r4: many(bank(4)),
-            rs1: many(sel_bank(1)),
             rs2: many(sel_bank(2)),
             rs3: many(sel_bank(3)),
             rs4: many(sel_bank(4)),
@@ -244,25 +243,12 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 }
             }
         }
-        for _e in 0..self.stage.0[1] {
-            for x in 0..words(N, 1) {
-                self.r1[x].clk_i.next = self.clk_i.val();
-                self.r1[x].d_i.next = self.lv1[x].val();
-                self.lq1[x].next = self.r1[x].q_o.val();
-            }
-            for c in 0..(4 * N) {
-                self.rs1[c].clk_i.next = self.clk_i.val();
-                self.rs1[c].d_i.next = self.sc[c].val();
-                self.sq1[c].next = self.rs1[c].q_o.val();
-            }
+        // (no register after level 1: tree_registers never places one there)
+        for x in 0..words(N, 1) {
+            self.lq1[x].next = self.lv1[x].val();
         }
-        for _e in 0..(1 - self.stage.0[1]) {
-            for x in 0..words(N, 1) {
-                self.lq1[x].next = self.lv1[x].val();
-            }
-            for c in 0..(4 * N) {
-                self.sq1[c].next = self.sc[c].val();
-            }
+        for c in 0..(4 * N) {
+            self.sq1[c].next = self.sc[c].val();
         }
         // ---- level 2: on select bit 1
         for h in (N >> 2)..((N >> 2) + 1) {
@@ -434,7 +420,7 @@ mod tests {
 
     #[test]
     fn registers_keep_their_count_and_fill_the_order() {
-        // 32 lanes: boundary 0, after levels 2 and 4, the copy register, after level 3, after 1
+        // 32 lanes: boundary 0, after levels 2 and 4, the copy register, after level 3
         let order: [(&[usize], [bool; 6], bool); 6] = [
             (&[], [false; 6], false),
             (&[3], [true, false, false, false, false, false], false),
