@@ -18,6 +18,7 @@ use crate::Failure;
 const BASE_XBAR: &str = include_str!("../../fpga/baseline/pisa_base_xbar.v");
 const BASE_LZC: &str = include_str!("../../fpga/baseline/pisa_base_lzc.v");
 const BASE_REDUCE: &str = include_str!("../../fpga/baseline/pisa_base_reduce.v");
+const BASE_UNIT: &str = include_str!("../../fpga/baseline/pisa_base_unit.v");
 const SPEC_REDUCE: &str = include_str!("../../formal/spec/pisa_spec_reduce.v");
 
 #[derive(clap::Args)]
@@ -57,7 +58,7 @@ fn io(p: &Path) -> impl Fn(std::io::Error) -> Failure + '_ {
 }
 
 /// The baseline of `block` for `lanes`: (top, files written into `dir`).
-fn baseline(block: BlockName, lanes: usize, dir: &Path) -> Result<Option<(String, Vec<PathBuf>)>, Failure> {
+fn baseline(block: BlockName, lanes: usize, dir: &Path) -> Result<(String, Vec<PathBuf>), Failure> {
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let k = lanes.trailing_zeros();
     // the baselines declare N = 32 (the crossbar also K = 5) as defaults; set them for `lanes`
@@ -72,7 +73,13 @@ fn baseline(block: BlockName, lanes: usize, dir: &Path) -> Result<Option<(String
         BlockName::Xbar => vec![("pisa_base_xbar.v", set(BASE_XBAR)?)],
         BlockName::Lzc => vec![("pisa_base_lzc.v", set(BASE_LZC)?)],
         BlockName::Reduce => vec![("pisa_base_reduce.v", set(BASE_REDUCE)?), ("pisa_spec_reduce.v", SPEC_REDUCE.to_string())],
-        BlockName::Unit => return Ok(None),
+        BlockName::Unit => vec![
+            ("pisa_base_unit.v", set(BASE_UNIT)?),
+            ("pisa_base_xbar.v", set(BASE_XBAR)?),
+            ("pisa_base_reduce.v", set(BASE_REDUCE)?),
+            ("pisa_base_lzc.v", set(BASE_LZC)?),
+            ("pisa_spec_reduce.v", SPEC_REDUCE.to_string()),
+        ],
     };
     let mut paths = Vec::new();
     for (name, text) in &files {
@@ -81,7 +88,7 @@ fn baseline(block: BlockName, lanes: usize, dir: &Path) -> Result<Option<(String
         paths.push(p);
     }
     let top = format!("pisa_base_{}", block.name());
-    Ok(Some((top, paths)))
+    Ok((top, paths))
 }
 
 fn row(s: &mut String, what: &str, r: &SynthResult, target: Target, base: Option<&SynthResult>) {
@@ -136,11 +143,10 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     };
     let base = if a.no_baseline {
         None
-    } else if let Some((btop, bfiles)) = baseline(a.block, cfg.lanes, &out.join("baseline"))? {
+    } else {
+        let (btop, bfiles) = baseline(a.block, cfg.lanes, &out.join("baseline"))?;
         eprintln!("synth: baseline {btop} ...");
         Some(synth(a.target, &btop, &bfiles, &out.join("baseline_synth")).map_err(fail)?)
-    } else {
-        None
     };
     let pnr_result = if a.pnr {
         let text = files.iter().map(|f| std::fs::read_to_string(f).unwrap_or_default()).collect::<Vec<_>>().join("\n");
