@@ -91,9 +91,10 @@ fn inverted_comparator_is_caught() {
     assert_refuted(
         "compare",
         "pisa_sg_reduce_node.v",
-        // max keeps b when a < b (the borrow of a - b); the mutant reads b - a: a min
-        "better_hi = dab[33];",
+        // a node keeps b when b's key is smaller (the borrow of b - a; the leaves invert the
+        // keys for max); the mutant inverts the borrow: max keeps the smaller value
         "better_hi = dba[33];",
+        "better_hi = ~dba[33];",
         Property::Reduce("fred.max.f".parse::<SgOp>().unwrap()),
     );
 }

@@ -4,7 +4,7 @@
 //! lanes = 32          # 4, 8, 16 or 32 (default 32)
 //! pipeline = 2        # register stages, 0 (combinational) ..= log2(lanes) (default 0)
 //! # pipeline_at = [0, 3, 5]   # optional: exact stage boundaries (see below)
-//! # pipeline_extra = ["front", "result"]   # optional: registers off the tree levels (see below)
+//! # pipeline_extra = ["front", "root", "result"]   # optional: registers off the tree levels (see below)
 //! ```
 //!
 //! A stage boundary `b` in `1..=log2(lanes)` is a register after tree level `b` of the crossbar
@@ -20,6 +20,9 @@
 //! - `"front"`: splits the crossbar's select logic (srcLane, clampLane and the `.up` flag
 //!   registered; inBounds, the participation lookup and the select in the next cycle) and
 //!   registers the reduction's leaf values, ahead of boundary 0's place in each block;
+//! - `"root"`: registers the reduction's last node output before the root (so the root's key
+//!   decoding has a cycle of its own) and, in the crossbar, inBounds with the participation
+//!   lookup before the select (the select logic's second half in two cycles);
 //! - `"result"`: registers the crossbar's tree outputs and the reduction's result (after the
 //!   root) before the unit's output mux, so the mux and the broadcast of the reduction result
 //!   to every lane have a cycle of their own.
@@ -52,6 +55,7 @@ pub struct UnitConfig {
 #[serde(rename_all = "lowercase")]
 pub enum Extra {
     Front,
+    Root,
     Result,
 }
 
@@ -59,6 +63,12 @@ pub enum Extra {
 pub const FRONT: usize = 6;
 /// Index of the `"result"` register in [`UnitConfig::stages`].
 pub const RESULT: usize = 7;
+/// Index of the `"root"` register in [`UnitConfig::stages`].
+pub const ROOT: usize = 8;
+
+/// Which registers a configuration enables: `[b]` after tree level `b` (`b = 0`: before level
+/// 1), `[FRONT]`, `[RESULT]`, `[ROOT]`: the `pipeline_extra` registers.
+pub type Stages = [bool; 9];
 
 fn default_lanes() -> usize {
     32
@@ -138,11 +148,12 @@ impl UnitConfig {
     }
 
     /// `stages()[b]` is true when a register follows tree level `b` (`b = 0`: before level 1);
-    /// `stages()[FRONT]` and `stages()[RESULT]`: the `pipeline_extra` registers.
-    pub fn stages(&self) -> [bool; 8] {
+    /// `stages()[FRONT]`, `stages()[ROOT]` and `stages()[RESULT]`: the `pipeline_extra` registers.
+    pub fn stages(&self) -> Stages {
         let k = self.log2_lanes();
-        let mut s = [false; 8];
+        let mut s = [false; 9];
         s[FRONT] = self.pipeline_extra.contains(&Extra::Front);
+        s[ROOT] = self.pipeline_extra.contains(&Extra::Root);
         s[RESULT] = self.pipeline_extra.contains(&Extra::Result);
         match &self.pipeline_at {
             Some(at) => at.iter().for_each(|&b| s[b] = true),
@@ -161,15 +172,15 @@ impl UnitConfig {
         self.stages().iter().filter(|&&b| b).count()
     }
 
-    /// A short name: `l32_p2` (`_at3_5` when placed explicitly; `_front`, `_result` for
-    /// `pipeline_extra`).
+    /// A short name: `l32_p2` (`_at3_5` when placed explicitly; `_front`, `_root`, `_result`
+    /// for `pipeline_extra`).
     pub fn tag(&self) -> String {
         let base = match &self.pipeline_at {
             None => format!("l{}_p{}", self.lanes, self.pipeline),
             Some(at) => format!("l{}_at{}", self.lanes, at.iter().map(|b| b.to_string()).collect::<Vec<_>>().join("_")),
         };
         let stages = self.stages();
-        let extra = [(FRONT, "_front"), (RESULT, "_result")].iter().filter(|(i, _)| stages[*i]).map(|(_, t)| *t);
+        let extra = [(FRONT, "_front"), (ROOT, "_root"), (RESULT, "_result")].iter().filter(|(i, _)| stages[*i]).map(|(_, t)| *t);
         base + &extra.collect::<String>()
     }
 }
@@ -179,6 +190,7 @@ impl Extra {
     pub fn name(self) -> &'static str {
         match self {
             Extra::Front => "front",
+            Extra::Root => "root",
             Extra::Result => "result",
         }
     }
@@ -226,6 +238,9 @@ mod tests {
         assert_eq!(UnitConfig::from_toml("", "u.toml").unwrap(), UnitConfig::default());
         let c = UnitConfig::from_toml("pipeline_at = [0, 5]\npipeline_extra = [\"result\", \"front\"]\n", "u.toml").unwrap();
         assert_eq!((c.latency(), c.tag()), (4, "l32_at0_5_front_result".to_string()));
+        let c = UnitConfig::from_toml("lanes = 8\npipeline_extra = [\"result\", \"root\"]\n", "u.toml").unwrap();
+        assert_eq!((c.latency(), c.tag()), (2, "l8_p0_root_result".to_string()));
+        assert!(c.stages()[ROOT] && c.stages()[RESULT] && !c.stages()[FRONT]);
         let e = UnitConfig::from_toml("pipeline_extra = [\"front\", \"front\"]\n", "u.toml").unwrap_err();
         assert_eq!(e.to_string(), "u.toml: pipeline_extra: \"front\" is listed twice");
         let e = UnitConfig::from_toml("pipeline_extra = [\"back\"]\n", "u.toml").unwrap_err();

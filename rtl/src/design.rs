@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use rust_hdl::prelude::*;
 
-use crate::config::{UnitConfig, FRONT, RESULT};
+use crate::config::{UnitConfig, FRONT, RESULT, ROOT};
 use crate::emit::{Design, EmitError, ModuleKind};
 use crate::lzc::Lzc;
 use crate::reduce::Reduce;
@@ -84,7 +84,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
     // boundary 0 (before level 1) and 1..K-1 lie inside the trees; K is the unit's output register
     let inner_stages = cfg.stages()[0..k].iter().any(|&s| s);
     // the `pipeline_extra` registers sit in the crossbar and the reduction, outside the mux trees
-    let block_stages = inner_stages || cfg.stages()[FRONT] || cfg.stages()[RESULT];
+    let block_stages = inner_stages || cfg.stages()[FRONT] || cfg.stages()[ROOT] || cfg.stages()[RESULT];
     let extra = cfg.pipeline_extra.iter().map(|e| format!(", {}", e.name())).collect::<String>();
     let block_latency = || -> String {
         match (inner_stages, cfg.pipeline_extra.is_empty()) {
@@ -162,7 +162,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
                 w("reduce"),
                 hdr(
                     &format!("{} — reduction tree of fred and ired (PISA §7.1, §7.2).", w("reduce")),
-                    "Leaves map every participating value to an unsigned key (float: sign-magnitude -> biased; signed: sign bit\nflipped; absmax: magnitude), log2(LANES) levels of nodes keep the min/max key (or add / and / or / xor), split at\nbit 16 for packed and 16-bit types with per-half NaN/valid flags; the root decodes the key and applies the NaN rule.",
+                    "Leaves map every participating value to an unsigned key (float: sign-magnitude -> biased; signed: sign bit\nflipped; absmax: magnitude; inverted for max), log2(LANES) levels of nodes keep the smaller key (or add / and / or / xor), split at\nbit 16 for packed and 16-bit types with per-half NaN/valid flags; the root decodes the key and applies the NaN rule.",
                     block_latency(),
                 ),
                 false,

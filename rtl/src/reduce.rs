@@ -5,15 +5,17 @@
 //!                                                     ...  N leaves       ├─► node ─► ... log2(N) levels
 //!  op_i ─► decode (ctl) ─────────────────────────────────────────────────┘      ─► root ─► result_o
 //! ```
-//! One comparator set serves every ordering: the leaf maps each value to an unsigned key —
-//! floats by the sign-magnitude to biased transform (negative: all bits inverted; positive: sign
-//! bit set), signed integers by flipping the sign bit, `absmax` by taking the magnitude — and the
-//! nodes keep the smaller or larger key. The datapath is split at bit 16: each node orders the
-//! keys with two 34-bit subtractions (`a - b`, `b - a`, one carry chain each) that carry a break
-//! bit between the halves — clear, the chain's top borrow is the 32-bit order; set, no borrow
-//! crosses and the halves decide on their own (packed `hfx2`/`bfx2` and 16-bit types), the low
-//! one read at the break bit. (Five 16-bit comparators combined in LUTs before: 8.6 ns per node
-//! level at 8 lanes on ECP5, now 7.5 ns.) Each half carries a valid flag (a participating
+//! One comparator serves every ordering: the leaf maps each value to an unsigned key — floats by
+//! the sign-magnitude to biased transform (negative: all bits inverted; positive: sign bit set),
+//! signed integers by flipping the sign bit, `absmax` by taking the magnitude — and inverts the
+//! key for max, so every node keeps the smaller key and the root inverts it back. The datapath is
+//! split at bit 16: each node orders the keys with one 34-bit subtraction (`b - a`, one carry
+//! chain) that carries a break bit between the halves — clear, the chain's top borrow is the
+//! 32-bit order; set, no borrow crosses and the halves decide on their own (packed `hfx2`/`bfx2`
+//! and 16-bit types), the low one read at the break bit. Both outcomes of each output bit are
+//! formed beside the chain, so the chain meets one LUT and one 2:1 mux. (On ECP5 at 8 lanes a
+//! node level took 8.6 ns with five 16-bit comparators, 7.5 ns with two chains `a - b`, `b - a`
+//! and 7.1 ns now.) Each half carries a valid flag (a participating
 //! non-NaN value is present) and a NaN flag; the root decodes the key, substitutes the canonical
 //! NaN (0x7FFFFFFF / 0x7FFF per half) where the NaN rule asks, and zero-extends 16-bit results.
 //! `sum`/`and`/`or`/`xor` use the same tree with the node's adder or bitwise unit.
@@ -21,13 +23,13 @@
 //! Latency: combinational, plus one cycle per enabled stage boundary: `0` registers the operands
 //! and the decoded controls before the leaves, `1 <= b < K` follows tree level `b` (the unit
 //! registers boundary `K`), plus one for each `pipeline_extra` register: `front` after the
-//! leaves, `result` after the root. The decoded controls are registered as one copy per leaf and
+//! leaves, `root` between the last node and the root, `result` after the root. The decoded controls are registered as one copy per leaf and
 //! one per node (a copy feeds its node and the register of the parent's copy), so no control
 //! flip-flop fans out across the tree. Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
 
 use rust_hdl::prelude::*;
 
-use crate::config::{FRONT, RESULT};
+use crate::config::{Stages, FRONT, RESULT, ROOT};
 use crate::prims::{many, on, Param, PipeReg};
 
 /// Decoded controls of one reduction.
@@ -97,6 +99,8 @@ pub struct ReduceLeaf {
     nan_lo: Signal<Local, Bit>,
     nan_hi: Signal<Local, Bit>,
     nan32: Signal<Local, Bit>,
+    /// The order key (inverted on `leaf_o` for max).
+    key: Signal<Local, Bits<32>>,
 }
 
 impl Default for ReduceLeaf {
@@ -128,6 +132,7 @@ impl Default for ReduceLeaf {
             nan_lo: Default::default(),
             nan_hi: Default::default(),
             nan32: Default::default(),
+            key: Default::default(),
         }
     }
 }
@@ -157,13 +162,13 @@ impl Logic for ReduceLeaf {
         self.leaf_o.next.nlo = false;
         self.leaf_o.next.nhi = false;
         if !self.ctl_i.val().minmax {
-            self.leaf_o.next.val = self.x_i.val();
+            self.key.next = self.x_i.val();
         } else if self.ctl_i.val().flt && !self.ctl_i.val().split {
             // binary32 order key
             if self.v.val().get_bit(31) {
-                self.leaf_o.next.val = self.v.val() ^ self.ones32.val();
+                self.key.next = self.v.val() ^ self.ones32.val();
             } else {
-                self.leaf_o.next.val = self.v.val() ^ self.sign32.val();
+                self.key.next = self.v.val() ^ self.sign32.val();
             }
             self.leaf_o.next.vlo = self.part_i.val() && !self.nan32.val();
             self.leaf_o.next.vhi = self.part_i.val() && !self.nan32.val();
@@ -172,13 +177,13 @@ impl Logic for ReduceLeaf {
         } else if self.ctl_i.val().flt {
             // two 16-bit order keys
             if self.v.val().get_bit(31) && self.v.val().get_bit(15) {
-                self.leaf_o.next.val = self.v.val() ^ self.flip_nn.val();
+                self.key.next = self.v.val() ^ self.flip_nn.val();
             } else if self.v.val().get_bit(31) {
-                self.leaf_o.next.val = self.v.val() ^ self.flip_np.val();
+                self.key.next = self.v.val() ^ self.flip_np.val();
             } else if self.v.val().get_bit(15) {
-                self.leaf_o.next.val = self.v.val() ^ self.flip_pn.val();
+                self.key.next = self.v.val() ^ self.flip_pn.val();
             } else {
-                self.leaf_o.next.val = self.v.val() ^ self.flip_pp.val();
+                self.key.next = self.v.val() ^ self.flip_pp.val();
             }
             self.leaf_o.next.vlo = self.part_i.val() && !self.nan_lo.val();
             self.leaf_o.next.vhi = self.part_i.val() && !self.nan_hi.val();
@@ -187,27 +192,36 @@ impl Logic for ReduceLeaf {
         } else if self.ctl_i.val().abs {
             // integer magnitude: |x| of 32 bits, or of the low 16 bits (the low half of -x)
             if (self.ctl_i.val().split && self.x_i.val().get_bit(15)) || (!self.ctl_i.val().split && self.x_i.val().get_bit(31)) {
-                self.leaf_o.next.val = self.neg.val();
+                self.key.next = self.neg.val();
             } else {
-                self.leaf_o.next.val = self.x_i.val();
+                self.key.next = self.x_i.val();
             }
         } else if self.ctl_i.val().signed && self.ctl_i.val().split {
-            self.leaf_o.next.val = self.x_i.val() ^ self.sign16.val();
+            self.key.next = self.x_i.val() ^ self.sign16.val();
         } else if self.ctl_i.val().signed {
-            self.leaf_o.next.val = self.x_i.val() ^ self.sign32.val();
+            self.key.next = self.x_i.val() ^ self.sign32.val();
         } else {
-            self.leaf_o.next.val = self.x_i.val();
+            self.key.next = self.x_i.val();
+        }
+        // max keeps the larger key: invert every key, so the nodes always keep the smaller one
+        if self.ctl_i.val().minmax && self.ctl_i.val().max {
+            self.leaf_o.next.val = self.key.val() ^ self.ones32.val();
+        } else {
+            self.leaf_o.next.val = self.key.val();
         }
     }
 }
 
 /// `pisa_sg_reduce_node`: combines two tree values.
 ///
-/// The order is decided by two 34-bit subtractions, one carry chain each: the keys with a break
-/// bit between the halves, `{0, hi, p, lo}` - `{0, hi, 0, lo}`, where `p = split`. With `p = 1`
-/// no borrow crosses into the high half, so the chain's top bit is the 16-bit high compare; with
-/// `p = 0` it is the 32-bit compare. The difference bit at the break is `p ^ borrow`, the low
-/// compare. `a - b` gives `a < b`, `b - a` gives `b < a` (so no separate `>`, `==` chains).
+/// The leaves invert the keys for max, so a node always keeps the smaller key. The order is one
+/// 34-bit subtraction (one carry chain) of the keys with a break bit between the halves,
+/// `{0, b_hi, p, b_lo} - {0, a_hi, 0, a_lo}`, where `p = split`. With `p = 1` no borrow crosses
+/// into the high half, so the top bit is the 16-bit high compare `b_hi < a_hi`, and the
+/// difference bit at the break is `!(b_lo < a_lo)`; with `p = 0` the top bit is the 32-bit
+/// compare. Both outcomes of every output bit are formed beside the chain (`b` better or not,
+/// with the valid flags and the sum/and/or/xor), so the chain meets one LUT for the better flag
+/// and one 2:1 mux per bit.
 #[derive(LogicBlock)]
 pub struct ReduceNode {
     pub a_i: Signal<In, RedNode>,
@@ -228,21 +242,27 @@ pub struct ReduceNode {
     /// Keys spread to 34 bits, `{0, hi, 0, lo}`.
     ea: Signal<Local, Bits<34>>,
     eb: Signal<Local, Bits<34>>,
-    /// `{0, a_hi, p, a_lo} - {0, b_hi, 0, b_lo}` and the reverse.
-    dab: Signal<Local, Bits<34>>,
+    /// `{0, b_hi, p, b_lo} - {0, a_hi, 0, a_lo}`.
     dba: Signal<Local, Bits<34>>,
-    lt_lo: Signal<Local, Bit>,
-    gt_lo: Signal<Local, Bit>,
+    /// `b`'s key is smaller in the low / high half.
     better_lo: Signal<Local, Bit>,
     better_hi: Signal<Local, Bit>,
-    /// Take `b` in the low / high half.
-    sel_lo: Signal<Local, Bit>,
-    sel_hi: Signal<Local, Bit>,
-    take: Signal<Local, Bits<32>>,
+    /// Take `b` in the low / high half when `b` is better (`t1`) and when it is not (`t0`).
+    t1_lo: Signal<Local, Bit>,
+    t1_hi: Signal<Local, Bit>,
+    t0_lo: Signal<Local, Bit>,
+    t0_hi: Signal<Local, Bit>,
+    /// The same as bit masks, and the better flags as a mask.
+    take1: Signal<Local, Bits<32>>,
+    take0: Signal<Local, Bits<32>>,
+    bm: Signal<Local, Bits<32>>,
     /// `a` and `b` combined by the sum/and/or/xor of `ctl_i.arith`.
     arith: Signal<Local, Bits<32>>,
     /// What a half holds when it does not take `b`.
     keep: Signal<Local, Bits<32>>,
+    /// The output word when `b` is better / when it is not.
+    o1: Signal<Local, Bits<32>>,
+    o0: Signal<Local, Bits<32>>,
 }
 
 impl Default for ReduceNode {
@@ -264,17 +284,20 @@ impl Default for ReduceNode {
             brk: Default::default(),
             ea: Default::default(),
             eb: Default::default(),
-            dab: Default::default(),
             dba: Default::default(),
-            lt_lo: Default::default(),
-            gt_lo: Default::default(),
             better_lo: Default::default(),
             better_hi: Default::default(),
-            sel_lo: Default::default(),
-            sel_hi: Default::default(),
-            take: Default::default(),
+            t1_lo: Default::default(),
+            t1_hi: Default::default(),
+            t0_lo: Default::default(),
+            t0_hi: Default::default(),
+            take1: Default::default(),
+            take0: Default::default(),
+            bm: Default::default(),
             arith: Default::default(),
             keep: Default::default(),
+            o1: Default::default(),
+            o0: Default::default(),
         }
     }
 }
@@ -282,7 +305,7 @@ impl Default for ReduceNode {
 impl Logic for ReduceNode {
     #[hdl_gen]
     fn update(&mut self) {
-        // the two compare chains
+        // the compare chain
         if self.ctl_i.val().split {
             self.brk.next = self.brk_on.val();
         } else {
@@ -292,41 +315,45 @@ impl Logic for ReduceNode {
             | bit_cast::<34, 16>(self.a_i.val().val.get_bits::<16>(0));
         self.eb.next = (bit_cast::<34, 16>(self.b_i.val().val.get_bits::<16>(16)) << 17)
             | bit_cast::<34, 16>(self.b_i.val().val.get_bits::<16>(0));
-        self.dab.next = (self.ea.val() | self.brk.val()) - self.eb.val();
         self.dba.next = (self.eb.val() | self.brk.val()) - self.ea.val();
-        // a_lo < b_lo and b_lo < a_lo: the borrow into the break bit (difference bit 16 = p ^ borrow)
-        self.lt_lo.next = self.dab.val().get_bit(16) ^ self.ctl_i.val().split;
-        self.gt_lo.next = self.dba.val().get_bit(16) ^ self.ctl_i.val().split;
-        // is b the better key? the top borrow is the high-half or the 32-bit order
-        if self.ctl_i.val().max {
-            self.better_hi.next = self.dab.val().get_bit(33);
+        // is b's key smaller? the top borrow is the high-half or the 32-bit order; the low half's
+        // borrow shows at the break bit (difference bit 16 = p ^ borrow)
+        self.better_hi.next = self.dba.val().get_bit(33);
+        if self.ctl_i.val().split {
+            self.better_lo.next = !self.dba.val().get_bit(16);
         } else {
-            self.better_hi.next = self.dba.val().get_bit(33);
-        }
-        if self.ctl_i.val().split && self.ctl_i.val().max {
-            self.better_lo.next = self.lt_lo.val();
-        } else if self.ctl_i.val().split {
-            self.better_lo.next = self.gt_lo.val();
-        } else {
-            self.better_lo.next = self.better_hi.val();
+            self.better_lo.next = self.dba.val().get_bit(33);
         }
         // take b: min/max: a half with no valid value on the left, or a better valid b;
         // sum/and/or/xor: a has no participating value
         if self.ctl_i.val().minmax {
-            self.sel_lo.next = !self.a_i.val().vlo || (self.b_i.val().vlo && self.better_lo.val());
-            self.sel_hi.next = !self.a_i.val().vhi || (self.b_i.val().vhi && self.better_hi.val());
+            self.t1_lo.next = !self.a_i.val().vlo || self.b_i.val().vlo;
+            self.t1_hi.next = !self.a_i.val().vhi || self.b_i.val().vhi;
+            self.t0_lo.next = !self.a_i.val().vlo;
+            self.t0_hi.next = !self.a_i.val().vhi;
         } else {
-            self.sel_lo.next = !self.a_i.val().vlo;
-            self.sel_hi.next = !self.a_i.val().vlo;
+            self.t1_lo.next = !self.a_i.val().vlo;
+            self.t1_hi.next = !self.a_i.val().vlo;
+            self.t0_lo.next = !self.a_i.val().vlo;
+            self.t0_hi.next = !self.a_i.val().vlo;
         }
-        if self.sel_hi.val() && self.sel_lo.val() {
-            self.take.next = self.m_all.val();
-        } else if self.sel_hi.val() {
-            self.take.next = self.m_hi.val();
-        } else if self.sel_lo.val() {
-            self.take.next = self.m_lo.val();
+        if self.t1_hi.val() && self.t1_lo.val() {
+            self.take1.next = self.m_all.val();
+        } else if self.t1_hi.val() {
+            self.take1.next = self.m_hi.val();
+        } else if self.t1_lo.val() {
+            self.take1.next = self.m_lo.val();
         } else {
-            self.take.next = self.m_none.val();
+            self.take1.next = self.m_none.val();
+        }
+        if self.t0_hi.val() && self.t0_lo.val() {
+            self.take0.next = self.m_all.val();
+        } else if self.t0_hi.val() {
+            self.take0.next = self.m_hi.val();
+        } else if self.t0_lo.val() {
+            self.take0.next = self.m_lo.val();
+        } else {
+            self.take0.next = self.m_none.val();
         }
         // otherwise: a (min/max, or b has no participating value), or the combined operands
         if self.ctl_i.val().arith == self.arith_and.val() {
@@ -343,7 +370,19 @@ impl Logic for ReduceNode {
         } else {
             self.keep.next = self.arith.val();
         }
-        self.out_o.next.val = (self.keep.val() & !self.take.val()) | (self.b_i.val().val & self.take.val());
+        self.o1.next = (self.keep.val() & !self.take1.val()) | (self.b_i.val().val & self.take1.val());
+        self.o0.next = (self.keep.val() & !self.take0.val()) | (self.b_i.val().val & self.take0.val());
+        // the chain's result meets one mux per output bit
+        if self.better_hi.val() && self.better_lo.val() {
+            self.bm.next = self.m_all.val();
+        } else if self.better_hi.val() {
+            self.bm.next = self.m_hi.val();
+        } else if self.better_lo.val() {
+            self.bm.next = self.m_lo.val();
+        } else {
+            self.bm.next = self.m_none.val();
+        }
+        self.out_o.next.val = (self.o1.val() & self.bm.val()) | (self.o0.val() & !self.bm.val());
         self.out_o.next.vlo = self.a_i.val().vlo || self.b_i.val().vlo;
         self.out_o.next.vhi = self.a_i.val().vhi || self.b_i.val().vhi;
         self.out_o.next.nlo = self.a_i.val().nlo || self.b_i.val().nlo;
@@ -377,6 +416,8 @@ pub struct ReduceRoot {
     canon_mask: Signal<Local, Bits<32>>,
     decoded: Signal<Local, Bits<32>>,
     full: Signal<Local, Bits<32>>,
+    /// The root key, inverted back for max.
+    rv: Signal<Local, Bits<32>>,
 }
 
 impl Default for ReduceRoot {
@@ -404,6 +445,7 @@ impl Default for ReduceRoot {
             canon_mask: Default::default(),
             decoded: Default::default(),
             full: Default::default(),
+            rv: Default::default(),
         }
     }
 }
@@ -411,6 +453,12 @@ impl Default for ReduceRoot {
 impl Logic for ReduceRoot {
     #[hdl_gen]
     fn update(&mut self) {
+        // the key as the leaves formed it (they invert it for max)
+        if self.ctl_i.val().minmax && self.ctl_i.val().max {
+            self.rv.next = self.root_i.val().val ^ self.ones32.val();
+        } else {
+            self.rv.next = self.root_i.val().val;
+        }
         // NaN result per half: nothing valid, or .nanp and a NaN seen
         self.nan_lo.next = !self.root_i.val().vlo || (self.ctl_i.val().nanp && self.root_i.val().nlo);
         self.nan_hi.next = !self.root_i.val().vhi || (self.ctl_i.val().nanp && self.root_i.val().nhi);
@@ -425,19 +473,19 @@ impl Logic for ReduceRoot {
         }
         // inverse order key
         if !self.ctl_i.val().split {
-            if self.root_i.val().val.get_bit(31) {
-                self.decoded.next = self.root_i.val().val ^ self.sign32.val();
+            if self.rv.val().get_bit(31) {
+                self.decoded.next = self.rv.val() ^ self.sign32.val();
             } else {
-                self.decoded.next = self.root_i.val().val ^ self.ones32.val();
+                self.decoded.next = self.rv.val() ^ self.ones32.val();
             }
-        } else if self.root_i.val().val.get_bit(31) && self.root_i.val().val.get_bit(15) {
-            self.decoded.next = self.root_i.val().val ^ self.unflip_11.val();
-        } else if self.root_i.val().val.get_bit(31) {
-            self.decoded.next = self.root_i.val().val ^ self.unflip_10.val();
-        } else if self.root_i.val().val.get_bit(15) {
-            self.decoded.next = self.root_i.val().val ^ self.unflip_01.val();
+        } else if self.rv.val().get_bit(31) && self.rv.val().get_bit(15) {
+            self.decoded.next = self.rv.val() ^ self.unflip_11.val();
+        } else if self.rv.val().get_bit(31) {
+            self.decoded.next = self.rv.val() ^ self.unflip_10.val();
+        } else if self.rv.val().get_bit(15) {
+            self.decoded.next = self.rv.val() ^ self.unflip_01.val();
         } else {
-            self.decoded.next = self.root_i.val().val ^ self.unflip_00.val();
+            self.decoded.next = self.rv.val() ^ self.unflip_00.val();
         }
         if self.ctl_i.val().flt && self.ctl_i.val().split {
             self.full.next = (self.decoded.val() & !self.canon_mask.val()) | (self.canon16x2.val() & self.canon_mask.val());
@@ -448,11 +496,11 @@ impl Logic for ReduceRoot {
                 self.full.next = self.decoded.val();
             }
         } else if self.ctl_i.val().minmax && !self.ctl_i.val().abs && self.ctl_i.val().signed && self.ctl_i.val().split {
-            self.full.next = self.root_i.val().val ^ self.sign16.val();
+            self.full.next = self.rv.val() ^ self.sign16.val();
         } else if self.ctl_i.val().minmax && !self.ctl_i.val().abs && self.ctl_i.val().signed {
-            self.full.next = self.root_i.val().val ^ self.sign32.val();
+            self.full.next = self.rv.val() ^ self.sign32.val();
         } else {
-            self.full.next = self.root_i.val().val;
+            self.full.next = self.rv.val();
         }
         if self.ctl_i.val().w16 {
             self.result_o.next = self.full.val() & self.low16.val();
@@ -529,23 +577,29 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     cfq: Vec<Signal<Local, RedCtl>>,
     rf: Vec<PipeReg<RedNode>>,
     rfc: Vec<PipeReg<RedCtl>>,
+    /// The last node's value and controls, and the optional `root` register after them.
+    last: Signal<Local, RedNode>,
+    lastc: Signal<Local, RedCtl>,
+    rx: Vec<PipeReg<RedNode>>,
+    rxc: Vec<PipeReg<RedCtl>>,
     root: ReduceRoot,
     /// The optional `result` register after the root.
     rr: Vec<PipeReg<Bits<32>>>,
     stage: Param<[usize; 6]>,
-    /// `[front, result]` registers present (1) or not (0).
-    extra: Param<[usize; 2]>,
+    /// `[front, result, root]` registers present (1) or not (0).
+    extra: Param<[usize; 3]>,
 }
 
 impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
     /// `stages[b]`: register after tree level `b`, `stages[0]`: before the leaves (entries
-    /// `K <= b < 6` are ignored here); `stages[FRONT]`: after the leaves, `stages[RESULT]`:
-    /// after the root.
-    pub fn new(stages: [bool; 8]) -> Self {
+    /// `K <= b < 6` are ignored here); `stages[FRONT]`: after the leaves, `stages[ROOT]`: after
+    /// the last node, `stages[RESULT]`: after the root.
+    pub fn new(stages: Stages) -> Self {
         assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
         let stage: [usize; 6] = std::array::from_fn(|b| on(b < K && stages[b]));
         let front = on(stages[FRONT]);
         let result = on(stages[RESULT]);
+        let root = on(stages[ROOT]);
         let c2 = |v: u64| Constant::<Bits<2>>::new(v.into());
         let c3 = |v: u64| Constant::<Bits<3>>::new(v.into());
         let c4 = |v: u64| Constant::<Bits<4>>::new(v.into());
@@ -610,10 +664,14 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             cfq: many(N >> 1),
             rf: many(front * N),
             rfc: many(front * (N >> 1)),
+            last: Default::default(),
+            lastc: Default::default(),
+            rx: many(root),
+            rxc: many(root),
             root: Default::default(),
             rr: many(result),
             stage: Param(stage),
-            extra: Param([front, result]),
+            extra: Param([front, result, root]),
         }
     }
 }
@@ -824,20 +882,33 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
         }
         // ---- root: the last level's single node, with the controls of that level
         for _e in 0..on(K == 2) {
-            self.root.root_i.next = self.n2[0].out_o.val();
-            self.root.ctl_i.next = self.cq1[0].val();
+            self.last.next = self.n2[0].out_o.val();
+            self.lastc.next = self.cq1[0].val();
         }
         for _e in 0..on(K == 3) {
-            self.root.root_i.next = self.n3[0].out_o.val();
-            self.root.ctl_i.next = self.cq2[0].val();
+            self.last.next = self.n3[0].out_o.val();
+            self.lastc.next = self.cq2[0].val();
         }
         for _e in 0..on(K == 4) {
-            self.root.root_i.next = self.n4[0].out_o.val();
-            self.root.ctl_i.next = self.cq3[0].val();
+            self.last.next = self.n4[0].out_o.val();
+            self.lastc.next = self.cq3[0].val();
         }
         for _e in 0..on(K == 5) {
-            self.root.root_i.next = self.n5[0].out_o.val();
-            self.root.ctl_i.next = self.cq4[0].val();
+            self.last.next = self.n5[0].out_o.val();
+            self.lastc.next = self.cq4[0].val();
+        }
+        // ---- optional `root` register between the last node and the root
+        for r in 0..self.extra.0[2] {
+            self.rx[r].clk_i.next = self.clk_i.val();
+            self.rx[r].d_i.next = self.last.val();
+            self.rxc[r].clk_i.next = self.clk_i.val();
+            self.rxc[r].d_i.next = self.lastc.val();
+            self.root.root_i.next = self.rx[r].q_o.val();
+            self.root.ctl_i.next = self.rxc[r].q_o.val();
+        }
+        for _e in 0..(1 - self.extra.0[2]) {
+            self.root.root_i.next = self.last.val();
+            self.root.ctl_i.next = self.lastc.val();
         }
         // ---- optional `result` register after the root
         for r in 0..self.extra.0[1] {

@@ -24,7 +24,7 @@
 use rust_hdl::prelude::*;
 use seq_macro::seq;
 
-use crate::config::{FRONT, RESULT};
+use crate::config::{Stages, FRONT, RESULT, ROOT};
 use crate::lzc::Lzc;
 use crate::prims::{many, on, Param, PipeReg, ValidReg};
 use crate::reduce::Reduce;
@@ -118,6 +118,14 @@ macro_rules! unit {
             c0f: Signal<Local, $ctl>,
             clsf: Signal<Local, Bits<2>>,
             v0f: Signal<Local, Bit>,
+            /// The same after the optional `root` register (one cycle anywhere before the output
+            /// mux keeps the controls in step with the blocks).
+            c0x: Signal<Local, $ctl>,
+            clsx: Signal<Local, Bits<2>>,
+            v0x: Signal<Local, Bit>,
+            cregx: Vec<PipeReg<$ctl>>,
+            kregx: Vec<PipeReg<Bits<2>>>,
+            vregx: Vec<ValidReg>,
             cregf: Vec<PipeReg<$ctl>>,
             kregf: Vec<PipeReg<Bits<2>>>,
             vregf: Vec<ValidReg>,
@@ -142,19 +150,20 @@ macro_rules! unit {
             out_vreg: Vec<ValidReg>,
             /// `stage.0[b]` = 1 when a register follows tree level `b`; `b = K`: outputs.
             stage: Param<[usize; 6]>,
-            /// `[front, result]` registers present (1) or not (0).
-            extra: Param<[usize; 2]>,
+            /// `[front, result, root]` registers present (1) or not (0).
+            extra: Param<[usize; 3]>,
         }
 
         impl $unit {
             pub const LANES: usize = $n;
 
             /// `stages[b]`: register after tree level `b` (`b = K`: the outputs);
-            /// `stages[FRONT]`, `stages[RESULT]`: the `pipeline_extra` registers.
-            pub fn new(stages: [bool; 8]) -> Self {
+            /// `stages[FRONT]`, `stages[ROOT]`, `stages[RESULT]`: the `pipeline_extra` registers.
+            pub fn new(stages: Stages) -> Self {
                 let stage: [usize; 6] = std::array::from_fn(|b| on(b <= $k && stages[b]));
                 let front = on(stages[FRONT]);
                 let result = on(stages[RESULT]);
+                let root = on(stages[ROOT]);
                 $unit {
                     clk_i: Default::default(),
                     rst_ni: Default::default(),
@@ -197,6 +206,12 @@ macro_rules! unit {
                     c0f: Default::default(),
                     clsf: Default::default(),
                     v0f: Default::default(),
+                    c0x: Default::default(),
+                    clsx: Default::default(),
+                    v0x: Default::default(),
+                    cregx: many(root),
+                    kregx: many(root),
+                    vregx: many(root),
                     cregf: many(front),
                     kregf: many(front),
                     vregf: many(front),
@@ -215,7 +230,7 @@ macro_rules! unit {
                     wen_reg: many(stage[$k]),
                     out_vreg: many(stage[$k]),
                     stage: Param(stage),
-                    extra: Param([front, result]),
+                    extra: Param([front, result, root]),
                 }
             }
         }
@@ -292,19 +307,37 @@ macro_rules! unit {
                     self.clsf.next = self.cls.val();
                     self.v0f.next = self.valid_i.val();
                 }
+                // ---- optional `root` register (the reduction's last node to its root)
+                for r in 0..self.extra.0[2] {
+                    self.cregx[r].clk_i.next = self.clk_i.val();
+                    self.cregx[r].d_i.next = self.c0f.val();
+                    self.c0x.next = self.cregx[r].q_o.val();
+                    self.kregx[r].clk_i.next = self.clk_i.val();
+                    self.kregx[r].d_i.next = self.clsf.val();
+                    self.clsx.next = self.kregx[r].q_o.val();
+                    self.vregx[r].clk_i.next = self.clk_i.val();
+                    self.vregx[r].rst_ni.next = self.rst_ni.val();
+                    self.vregx[r].d_i.next = self.v0f.val();
+                    self.v0x.next = self.vregx[r].q_o.val();
+                }
+                for _e in 0..(1 - self.extra.0[2]) {
+                    self.c0x.next = self.c0f.val();
+                    self.clsx.next = self.clsf.val();
+                    self.v0x.next = self.v0f.val();
+                }
                 // ---- control pipeline: a register after tree level b < K where enabled
                 for r in 0..self.stage.0[0] {
                     self.creg0[r].clk_i.next = self.clk_i.val();
-                    self.creg0[r].d_i.next = self.c0f.val();
+                    self.creg0[r].d_i.next = self.c0x.val();
                     self.cq[0].next = self.creg0[r].q_o.val();
                     self.vreg0[r].clk_i.next = self.clk_i.val();
                     self.vreg0[r].rst_ni.next = self.rst_ni.val();
-                    self.vreg0[r].d_i.next = self.v0f.val();
+                    self.vreg0[r].d_i.next = self.v0x.val();
                     self.vq[0].next = self.vreg0[r].q_o.val();
                 }
                 for _e in 0..(1 - self.stage.0[0]) {
-                    self.cq[0].next = self.c0f.val();
-                    self.vq[0].next = self.v0f.val();
+                    self.cq[0].next = self.c0x.val();
+                    self.vq[0].next = self.v0x.val();
                 }
                 for r in 0..self.stage.0[1] {
                     self.creg[r].clk_i.next = self.clk_i.val();
@@ -362,13 +395,13 @@ macro_rules! unit {
                 for r in 0..self.stage.0[0] {
                     for i in 0..$n {
                         self.kreg[r * $n + i].clk_i.next = self.clk_i.val();
-                        self.kreg[r * $n + i].d_i.next = self.clsf.val();
+                        self.kreg[r * $n + i].d_i.next = self.clsx.val();
                         self.kq[i].next = self.kreg[r * $n + i].q_o.val();
                     }
                 }
                 for _e in 0..(1 - self.stage.0[0]) {
                     for i in 0..$n {
-                        self.kq[i].next = self.clsf.val();
+                        self.kq[i].next = self.clsx.val();
                     }
                 }
                 for r in (self.stage.0[0])..(self.stage.0[0] + self.stage.0[1] * on($k > 1)) {

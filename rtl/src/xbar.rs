@@ -21,13 +21,14 @@
 //! outputs; the mux trees place that many registers by their own order, see xbar_mux.rs), plus
 //! one for each `pipeline_extra` register: `front` registers srcLane, clampLane, the `.up` flag,
 //! the participation mask and src0 between the two halves of the select logic (inBounds, the
-//! `part_i[srcLane]` lookup and the select follow in the next cycle), `result` registers the
-//! tree outputs.
+//! `part_i[srcLane]` lookup and the select follow in the next cycle), `root` registers
+//! `inBounds && part_i[srcLane]` with srcLane and src0 before the select (named for the
+//! reduction's register in the same cycle), `result` registers the tree outputs.
 //! Parameters: `N` lanes (4, 8, 16, 32), `K = log2(N)`, `W = 32 * N`.
 
 use rust_hdl::prelude::*;
 
-use crate::config::{FRONT, RESULT};
+use crate::config::{Stages, FRONT, RESULT, ROOT};
 use crate::prims::{many, on, Param, PipeReg};
 use crate::xbar_mux::ShflMux;
 
@@ -61,6 +62,8 @@ pub struct ShflXbar<const N: usize, const K: usize, const K1: usize, const W: us
     src_w: Vec<Signal<Local, Bits<K1>>>,
     src: Vec<Signal<Local, Bits<K>>>,
     in_bounds: Vec<Signal<Local, Bit>>,
+    /// The lane reads srcLane: `inBounds && part_i[srcLane]`.
+    ok: Vec<Signal<Local, Bit>>,
     sel: Vec<Signal<Local, Bits<K>>>,
     /// `.up` mode.
     up: Signal<Local, Bit>,
@@ -75,20 +78,28 @@ pub struct ShflXbar<const N: usize, const K: usize, const K1: usize, const W: us
     fr_up: Vec<PipeReg<Bit>>,
     fr_part: Vec<PipeReg<Bits<N>>>,
     fr_src0: Vec<PipeReg<Bits<W>>>,
+    /// `ok`, srcLane and src0 after the optional `root` register.
+    okq: Vec<Signal<Local, Bit>>,
+    srcq: Vec<Signal<Local, Bits<K>>>,
+    src0x: Signal<Local, Bits<W>>,
+    rx_ok: Vec<PipeReg<Bit>>,
+    rx_src: Vec<PipeReg<Bits<K>>>,
+    rx_src0: Vec<PipeReg<Bits<W>>>,
     /// The data path: per-lane mux trees (and the stage registers inside them).
     mux: ShflMux<N, K, W>,
     /// The optional `result` register on the tree outputs.
     rr: Vec<PipeReg<Bits<32>>>,
-    /// `[front, result]` registers present (1) or not (0).
-    extra: Param<[usize; 2]>,
+    /// `[front, result, root]` registers present (1) or not (0).
+    extra: Param<[usize; 3]>,
 }
 
 impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N, K, K1, W> {
     /// `stages[b]`: register after tree level `b` (entries `K <= b < 6` are ignored here);
-    /// `stages[FRONT]`, `stages[RESULT]`: the extra registers.
-    pub fn new(stages: [bool; 8]) -> Self {
+    /// `stages[FRONT]`, `stages[ROOT]`, `stages[RESULT]`: the extra registers.
+    pub fn new(stages: Stages) -> Self {
         let front = on(stages[FRONT]);
         let result = on(stages[RESULT]);
+        let root = on(stages[ROOT]);
         assert!(N.is_power_of_two() && 1 << K == N && K1 == K + 1 && W == 32 * N && (4..=32).contains(&N));
         let mask = (1u64 << K) - 1;
         ShflXbar {
@@ -113,6 +124,7 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N
             src_w: many(N),
             src: many(N),
             in_bounds: many(N),
+            ok: many(N),
             sel: many(N),
             up: Default::default(),
             src_wq: many(N),
@@ -125,9 +137,15 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N
             fr_up: many(front),
             fr_part: many(front),
             fr_src0: many(front),
+            okq: many(N),
+            srcq: many(N),
+            src0x: Default::default(),
+            rx_ok: many(root * N),
+            rx_src: many(root * N),
+            rx_src0: many(root),
             mux: ShflMux::new(stages),
             rr: many(result * N),
-            extra: Param([front, result]),
+            extra: Param([front, result, root]),
         }
     }
 }
@@ -202,15 +220,39 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
             } else {
                 self.in_bounds[i].next = self.src_wq[i].val() <= self.clampq[i].val();
             }
-            if self.in_bounds[i].val() && self.partq.val().get_bit(self.src[i].val().index()) {
-                self.sel[i].next = self.src[i].val();
+            self.ok[i].next = self.in_bounds[i].val() && self.partq.val().get_bit(self.src[i].val().index());
+        }
+        // ---- optional `root` register: inBounds && part[srcLane], srcLane, src0
+        for r in 0..self.extra.0[2] {
+            for i in 0..N {
+                self.rx_ok[i].clk_i.next = self.clk_i.val();
+                self.rx_ok[i].d_i.next = self.ok[i].val();
+                self.okq[i].next = self.rx_ok[i].q_o.val();
+                self.rx_src[i].clk_i.next = self.clk_i.val();
+                self.rx_src[i].d_i.next = self.src[i].val();
+                self.srcq[i].next = self.rx_src[i].q_o.val();
+            }
+            self.rx_src0[r].clk_i.next = self.clk_i.val();
+            self.rx_src0[r].d_i.next = self.src0q.val();
+            self.src0x.next = self.rx_src0[r].q_o.val();
+        }
+        for _e in 0..(1 - self.extra.0[2]) {
+            for i in 0..N {
+                self.okq[i].next = self.ok[i].val();
+                self.srcq[i].next = self.src[i].val();
+            }
+            self.src0x.next = self.src0q.val();
+        }
+        for i in 0..N {
+            if self.okq[i].val() {
+                self.sel[i].next = self.srcq[i].val();
             } else {
                 self.sel[i].next = self.lane_id[i].val();
             }
         }
         // ---- data path: the mux trees, in their own module
         self.mux.clk_i.next = self.clk_i.val();
-        self.mux.src0_i.next = self.src0q.val();
+        self.mux.src0_i.next = self.src0x.val();
         for i in 0..N {
             self.mux.sel_i[i].next = self.sel[i].val();
         }

@@ -34,6 +34,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::config::Stages;
 use crate::prims::{many, on, Param, PipeReg};
 
 /// The crossbar's mux trees for `N` lanes (see the module documentation).
@@ -93,7 +94,7 @@ pub struct ShflMux<const N: usize, const K: usize, const W: usize> {
 /// (boundaries `0 <= b < k`), at the positions of [`tree_registers`]'s order, not necessarily
 /// the enabled ones (the crossbar is retimed; its latency is the count).
 /// Returns the boundaries that get a register and whether the copy register is used.
-pub fn tree_registers(stages: [bool; 8], k: usize) -> ([bool; 6], bool) {
+pub fn tree_registers(stages: Stages, k: usize) -> ([bool; 6], bool) {
     let count = stages[..k].iter().filter(|&&s| s).count();
     // boundary 0 first (the select logic gets a cycle of its own), then after every second
     // level (each stage a 4:1 step: two LUT4s + PFUMX on ECP5, one LUT6 on 7-series), then the
@@ -124,7 +125,7 @@ const fn words(n: usize, l: usize) -> usize {
 impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
     /// `stages[b]`: register after tree level `b`, `stages[0]`: before level 1 (entries `b >= K`,
     /// including the extra registers, are ignored here).
-    pub fn new(stages: [bool; 8]) -> Self {
+    pub fn new(stages: Stages) -> Self {
         assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
         let (at, copy) = tree_registers(stages, K);
         let stage = at.map(on);
@@ -408,10 +409,10 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
 
 #[cfg(test)]
 mod tests {
-    use super::tree_registers;
+    use super::{tree_registers, Stages};
 
-    fn with(at: &[usize]) -> [bool; 8] {
-        let mut s = [false; 8];
+    fn with(at: &[usize]) -> Stages {
+        let mut s = [false; 9];
         for &b in at {
             s[b] = true;
         }

@@ -114,8 +114,9 @@ fn boundary_zero_registers_in_front_of_the_trees() {
 
 #[test]
 fn extra_registers_off_the_tree_levels() {
-    // `front` and `result` alone (the only registers), together, and beside every boundary
+    // `front`, `root` and `result` alone (the only registers), together, and beside every boundary
     run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"front\"]", "t").unwrap(), 800);
+    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"root\"]", "t").unwrap(), 800);
     run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"result\"]", "t").unwrap(), 800);
     run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline = 1\npipeline_extra = [\"front\", \"result\"]", "t").unwrap(), 800);
     run!(
@@ -123,6 +124,13 @@ fn extra_registers_off_the_tree_levels() {
         8,
         256,
         UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"result\"]", "t").unwrap(),
+        500
+    );
+    run!(
+        Unit8,
+        8,
+        256,
+        UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\"]", "t").unwrap(),
         500
     );
 }
