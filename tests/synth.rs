@@ -1,5 +1,6 @@
 //! `pisa synth`: the crossbar QoR gates at 32 lanes (xc7 and ECP5, the CI check), a full report
-//! with the behavioural baseline at 8 lanes, and an iCE40 place-and-route smoke run.
+//! with the behavioural baseline at 8 lanes, an iCE40 place-and-route smoke run and an ECP5
+//! place-and-route run of the pipelined 8-lane unit with an Fmax floor.
 
 mod common;
 
@@ -81,6 +82,31 @@ fn ice40_place_and_route_reports_fmax() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_file(&cfg);
 }
+
+/// The ECP5 place-and-route flow of the 150 MHz target (LFE5U-85F-8 out of context, static placer
+/// + router2, seed 1) on the 8-lane unit with a register at every boundary and all three extras
+/// (latency 7), the CI smoke variant of the 32-lane run: the flow must finish and the pipelined
+/// RTL must keep its timing. Measured 129.7 MHz (nextpnr 100 s); the floor of 115 MHz leaves room
+/// for tool noise and fails when a change puts a longer path into a stage (without the `root`
+/// register the same unit reached 103.9 MHz).
+#[test]
+fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
+    let dir = tmp("ecp5_pnr");
+    let cfg = dir.with_extension("toml");
+    std::fs::write(&cfg, "lanes = 8\npipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\"]\n").unwrap();
+    let (code, out, err) = pisa(&["synth", "--target", "ecp5", "--block", "unit", "--config", cfg.to_str().unwrap(), "--pnr", "--no-baseline", "--out", dir.to_str().unwrap()]);
+    println!("{out}");
+    assert_eq!(code, 0, "{out}\n{err}");
+    let r = report(&dir);
+    assert_eq!(r["latency_cycles"], 7);
+    let fmax = r["pnr"]["fmax_mhz"].as_f64().unwrap();
+    assert!(fmax >= ECP5_PNR_FLOOR_MHZ, "8-lane unit at {fmax:.1} MHz, below the {ECP5_PNR_FLOOR_MHZ} MHz floor\n{out}");
+    assert!(out.contains("Place and route:") && out.contains("Critical path"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&cfg);
+}
+
+const ECP5_PNR_FLOOR_MHZ: f64 = 115.0;
 
 #[test]
 fn bad_synth_arguments_are_named() {
