@@ -140,17 +140,16 @@ fn compare(lanes: usize, reps: usize) -> (u64, u64, String) {
         }
     }
     std::fs::write(dir.join("tb.v"), testbench(lanes, reps)).unwrap();
-    let log = run(&dir, "iverilog", &[&["-g2005", "-o", "tb.vvp"][..], &files.iter().map(|s| s.as_str()).collect::<Vec<_>>()].concat());
-    assert!(log.is_empty() || !log.contains("error"), "{log}");
+    run(&dir, "iverilog", &[&["-g2005", "-o", "tb.vvp"][..], &files.iter().map(|s| s.as_str()).collect::<Vec<_>>()].concat());
     let out = run(&dir, "vvp", &["-n", "tb.vvp"]);
     let num = |key: &str| {
         out.lines()
             .find_map(|l| l.strip_prefix(key).map(|v| v.trim().parse::<u64>().expect("a count")))
             .unwrap_or_else(|| panic!("no {key} in the simulation output:\n{out}"))
     };
-    let r = (num("CHECKED "), num("MISMATCHES "), out.clone());
+    let (checked, bad) = (num("CHECKED "), num("MISMATCHES "));
     let _ = std::fs::remove_dir_all(&dir);
-    r
+    (checked, bad, out)
 }
 
 fn run(dir: &Path, tool: &str, args: &[&str]) -> String {
