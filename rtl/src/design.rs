@@ -184,8 +184,26 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
         "n1" | "n2" | "n3" | "n4" | "n5" => {
             waivers.push(("ctl_i".into(), "the node reads only the min/max, split and arithmetic fields of the control bundle".into()));
             waivers.push(("d(ab|ba)".into(), "the compare subtractions are read only at their borrow bits (16: low half, 33: high half or 32-bit order)".into()));
-            (w("reduce_node"), hdr(&format!("{} — combines two reduction values (two compare chains with a break bit between the halves).", w("reduce_node")), "See the reduction tree.", "combinational".into()), false)
+            (w("reduce_node"), hdr(&format!("{} — combines two reduction values (one compare chain with a break bit between the halves).", w("reduce_node")), "See the reduction tree.", "combinational".into()), false)
         }
+        "sumsel" => (
+            w("reduce_sumsel"),
+            hdr(
+                &format!("{} — a reduction node's sum in place of both outcomes when it is the result.", w("reduce_sumsel")),
+                "A module of its own so that synthesis with the hierarchy kept maps it apart: the sum's carry chain\nmeets one LUT here and one in the pick. See the reduction tree.",
+                "combinational".into(),
+            ),
+            false,
+        ),
+        "pick" => (
+            w("reduce_pick"),
+            hdr(
+                &format!("{} — a reduction node's output mux: o1 where b is better, o0 where not, per half.", w("reduce_pick")),
+                "A module of its own so that synthesis with the hierarchy kept maps it apart: the compare chain's late\nbetter flags meet one LUT per output bit. See the reduction tree.",
+                "combinational".into(),
+            ),
+            false,
+        ),
         "root" => {
             waivers.push(("ctl_i".into(), "the root reads only the decode fields of the control bundle".into()));
             (w("reduce_root"), hdr(&format!("{} — decodes the final key: inverse order key, canonical NaN, zero extension.", w("reduce_root")), "See the reduction tree.", "combinational".into()), false)

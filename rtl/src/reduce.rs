@@ -13,9 +13,13 @@
 //! chain) that carries a break bit between the halves — clear, the chain's top borrow is the
 //! 32-bit order; set, no borrow crosses and the halves decide on their own (packed `hfx2`/`bfx2`
 //! and 16-bit types), the low one read at the break bit. Both outcomes of each output bit are
-//! formed beside the chain, so the chain meets one LUT and one 2:1 mux. (On ECP5 at 8 lanes a
-//! node level took 8.6 ns with five 16-bit comparators, 7.5 ns with two chains `a - b`, `b - a`
-//! and 7.1 ns now.) Each half carries a valid flag (a participating
+//! formed beside the chain, so the chain meets one LUT and one 2:1 mux; that mux (and the one
+//! that puts the sum in place for `ired.sum`) are modules of their own (`pisa_sg_reduce_pick`,
+//! `pisa_sg_reduce_sumsel`), because synthesis with the hierarchy kept maps each module apart and
+//! ABC, blind to the carry chains' late outputs, otherwise put 3-4 LUT levels after them. (On
+//! ECP5 at 8 lanes a node level took 8.6 ns with five 16-bit comparators, 7.5 ns with two chains
+//! `a - b`, `b - a`, 7.1 ns with one chain and three LUT levels after it; the chain now meets two,
+//! and routing is most of what is left.) Each half carries a valid flag (a participating
 //! non-NaN value is present) and a NaN flag; the root decodes the key, substitutes the canonical
 //! NaN (0x7FFFFFFF / 0x7FFF per half) where the NaN rule asks, and zero-extends 16-bit results.
 //! `sum`/`and`/`or`/`xor` use the same tree with the node's adder or bitwise unit.
@@ -149,13 +153,15 @@ impl Logic for ReduceLeaf {
         } else {
             self.v.next = self.x_i.val();
         }
-        self.nan32.next = (self.v.val() & self.mag32.val()) > self.inf32.val();
+        // NaN tests on the input itself: the magnitude masks clear the sign bits that `v` may
+        // clear, so the compare chains start at the operand register, not after `v`'s mux
+        self.nan32.next = (self.x_i.val() & self.mag32.val()) > self.inf32.val();
         if self.ctl_i.val().bf {
-            self.nan_lo.next = (self.v.val() & self.mag_lo.val()) > self.bf_inf_lo.val();
-            self.nan_hi.next = (self.v.val() & self.mag_hi.val()) > self.bf_inf_hi.val();
+            self.nan_lo.next = (self.x_i.val() & self.mag_lo.val()) > self.bf_inf_lo.val();
+            self.nan_hi.next = (self.x_i.val() & self.mag_hi.val()) > self.bf_inf_hi.val();
         } else {
-            self.nan_lo.next = (self.v.val() & self.mag_lo.val()) > self.hf_inf_lo.val();
-            self.nan_hi.next = (self.v.val() & self.mag_hi.val()) > self.hf_inf_hi.val();
+            self.nan_lo.next = (self.x_i.val() & self.mag_lo.val()) > self.hf_inf_lo.val();
+            self.nan_hi.next = (self.x_i.val() & self.mag_hi.val()) > self.hf_inf_hi.val();
         }
         self.leaf_o.next.vlo = self.part_i.val();
         self.leaf_o.next.vhi = self.part_i.val();
@@ -212,6 +218,86 @@ impl Logic for ReduceLeaf {
     }
 }
 
+/// `pisa_sg_reduce_sumsel`: puts the sum `a + b` in place of both outcomes `o1`, `o0` when it is
+/// the node's result (ired.sum, both values participating). Combinational; a module of its own
+/// like [`ReducePick`], so the sum's carry chain meets one LUT here and one in the pick.
+#[derive(LogicBlock, Default)]
+pub struct ReduceSumSel {
+    pub o1_i: Signal<In, Bits<32>>,
+    pub o0_i: Signal<In, Bits<32>>,
+    pub sum_i: Signal<In, Bits<32>>,
+    pub use_sum_i: Signal<In, Bit>,
+    pub o1_o: Signal<Out, Bits<32>>,
+    pub o0_o: Signal<Out, Bits<32>>,
+}
+
+impl Logic for ReduceSumSel {
+    #[hdl_gen]
+    fn update(&mut self) {
+        if self.use_sum_i.val() {
+            self.o1_o.next = self.sum_i.val();
+            self.o0_o.next = self.sum_i.val();
+        } else {
+            self.o1_o.next = self.o1_i.val();
+            self.o0_o.next = self.o0_i.val();
+        }
+    }
+}
+
+/// `pisa_sg_reduce_pick`: a node's output mux, `o1` where `b` is better and `o0` where it is
+/// not, per half. A module of its own so that synthesis with the hierarchy kept (fpga/synth.sh
+/// `-noflatten`) maps it apart from the rest of the node: the late better flags of the compare
+/// chain then meet one LUT per output bit (and the low half's flag one LUT before it). Flattened
+/// into the node, ABC (which sees the chain's outputs as early inputs) buried them under three or
+/// four LUT levels of the `o1`/`o0` logic. Combinational.
+#[derive(LogicBlock)]
+pub struct ReducePick {
+    pub o1_i: Signal<In, Bits<32>>,
+    pub o0_i: Signal<In, Bits<32>>,
+    /// `b` is better in the high / low half.
+    pub hi_i: Signal<In, Bit>,
+    pub lo_i: Signal<In, Bit>,
+    pub val_o: Signal<Out, Bits<32>>,
+    m_hi: Constant<Bits<32>>,
+    m_lo: Constant<Bits<32>>,
+    /// The whole word switched by one half's flag (the other half is not used).
+    w_hi: Signal<Local, Bits<32>>,
+    w_lo: Signal<Local, Bits<32>>,
+}
+
+impl Default for ReducePick {
+    fn default() -> Self {
+        ReducePick {
+            o1_i: Default::default(),
+            o0_i: Default::default(),
+            hi_i: Default::default(),
+            lo_i: Default::default(),
+            val_o: Default::default(),
+            m_hi: k32(0xFFFF_0000),
+            m_lo: k32(0x0000_FFFF),
+            w_hi: Default::default(),
+            w_lo: Default::default(),
+        }
+    }
+}
+
+impl Logic for ReducePick {
+    #[hdl_gen]
+    fn update(&mut self) {
+        if self.hi_i.val() {
+            self.w_hi.next = self.o1_i.val();
+        } else {
+            self.w_hi.next = self.o0_i.val();
+        }
+        if self.lo_i.val() {
+            self.w_lo.next = self.o1_i.val();
+        } else {
+            self.w_lo.next = self.o0_i.val();
+        }
+        self.val_o.next = (self.w_hi.val() & self.m_hi.val()) | (self.w_lo.val() & self.m_lo.val());
+    }
+}
+
 /// `pisa_sg_reduce_node`: combines two tree values.
 ///
 /// The leaves invert the keys for max, so a node always keeps the smaller key. The order is one
@@ -220,8 +306,8 @@ impl Logic for ReduceLeaf {
 /// into the high half, so the top bit is the 16-bit high compare `b_hi < a_hi`, and the
 /// difference bit at the break is `!(b_lo < a_lo)`; with `p = 0` the top bit is the 32-bit
 /// compare. Both outcomes of every output bit are formed beside the chain (`b` better or not,
-/// with the valid flags and the sum/and/or/xor), so the chain meets one LUT for the better flag
-/// and one 2:1 mux per bit.
+/// with the valid flags and the sum/and/or/xor), so the chain meets one LUT for the low half's
+/// better flag and one 2:1 mux per bit ([`ReducePick`]).
 #[derive(LogicBlock)]
 pub struct ReduceNode {
     pub a_i: Signal<In, RedNode>,
@@ -230,7 +316,7 @@ pub struct ReduceNode {
     pub out_o: Signal<Out, RedNode>,
     arith_and: Constant<Bits<2>>,
     arith_or: Constant<Bits<2>>,
-    arith_xor: Constant<Bits<2>>,
+    arith_sum: Constant<Bits<2>>,
     m_none: Constant<Bits<32>>,
     m_lo: Constant<Bits<32>>,
     m_hi: Constant<Bits<32>>,
@@ -252,12 +338,17 @@ pub struct ReduceNode {
     t1_hi: Signal<Local, Bit>,
     t0_lo: Signal<Local, Bit>,
     t0_hi: Signal<Local, Bit>,
-    /// The same as bit masks, and the better flags as a mask.
+    /// The same as bit masks.
     take1: Signal<Local, Bits<32>>,
     take0: Signal<Local, Bits<32>>,
-    bm: Signal<Local, Bits<32>>,
-    /// `a` and `b` combined by the sum/and/or/xor of `ctl_i.arith`.
+    /// The sum in place of both outcomes, then the output mux.
+    sumsel: ReduceSumSel,
+    pick: ReducePick,
+    /// `a` and `b` combined by the and/or/xor of `ctl_i.arith` (the sum: `sum`).
     arith: Signal<Local, Bits<32>>,
+    /// `a + b`, and whether it is the output (ired.sum with both values participating).
+    sum: Signal<Local, Bits<32>>,
+    use_sum: Signal<Local, Bit>,
     /// What a half holds when it does not take `b`.
     keep: Signal<Local, Bits<32>>,
     /// The output word when `b` is better / when it is not.
@@ -274,7 +365,7 @@ impl Default for ReduceNode {
             out_o: Default::default(),
             arith_and: Constant::new(1u64.into()),
             arith_or: Constant::new(2u64.into()),
-            arith_xor: Constant::new(3u64.into()),
+            arith_sum: Constant::new(0u64.into()),
             m_none: k32(0),
             m_lo: k32(0x0000_FFFF),
             m_hi: k32(0xFFFF_0000),
@@ -293,8 +384,11 @@ impl Default for ReduceNode {
             t0_hi: Default::default(),
             take1: Default::default(),
             take0: Default::default(),
-            bm: Default::default(),
+            sumsel: Default::default(),
+            pick: Default::default(),
             arith: Default::default(),
+            sum: Default::default(),
+            use_sum: Default::default(),
             keep: Default::default(),
             o1: Default::default(),
             o0: Default::default(),
@@ -360,11 +454,16 @@ impl Logic for ReduceNode {
             self.arith.next = self.a_i.val().val & self.b_i.val().val;
         } else if self.ctl_i.val().arith == self.arith_or.val() {
             self.arith.next = self.a_i.val().val | self.b_i.val().val;
-        } else if self.ctl_i.val().arith == self.arith_xor.val() {
-            self.arith.next = self.a_i.val().val ^ self.b_i.val().val;
         } else {
-            self.arith.next = self.a_i.val().val + self.b_i.val().val;
+            self.arith.next = self.a_i.val().val ^ self.b_i.val().val;
         }
+        // the sum's carry chain goes to two muxes (sumsel, pick), like the compare chain: with
+        // both values participating it is the result, otherwise one value passes through
+        self.sum.next = self.a_i.val().val + self.b_i.val().val;
+        self.use_sum.next = !self.ctl_i.val().minmax
+            && (self.ctl_i.val().arith == self.arith_sum.val())
+            && self.a_i.val().vlo
+            && self.b_i.val().vlo;
         if self.ctl_i.val().minmax || !self.b_i.val().vlo {
             self.keep.next = self.a_i.val().val;
         } else {
@@ -372,17 +471,16 @@ impl Logic for ReduceNode {
         }
         self.o1.next = (self.keep.val() & !self.take1.val()) | (self.b_i.val().val & self.take1.val());
         self.o0.next = (self.keep.val() & !self.take0.val()) | (self.b_i.val().val & self.take0.val());
-        // the chain's result meets one mux per output bit
-        if self.better_hi.val() && self.better_lo.val() {
-            self.bm.next = self.m_all.val();
-        } else if self.better_hi.val() {
-            self.bm.next = self.m_hi.val();
-        } else if self.better_lo.val() {
-            self.bm.next = self.m_lo.val();
-        } else {
-            self.bm.next = self.m_none.val();
-        }
-        self.out_o.next.val = (self.o1.val() & self.bm.val()) | (self.o0.val() & !self.bm.val());
+        // the chain's result meets one 2:1 mux per output bit and nothing else
+        self.sumsel.o1_i.next = self.o1.val();
+        self.sumsel.o0_i.next = self.o0.val();
+        self.sumsel.sum_i.next = self.sum.val();
+        self.sumsel.use_sum_i.next = self.use_sum.val();
+        self.pick.o1_i.next = self.sumsel.o1_o.val();
+        self.pick.o0_i.next = self.sumsel.o0_o.val();
+        self.pick.hi_i.next = self.better_hi.val();
+        self.pick.lo_i.next = self.better_lo.val();
+        self.out_o.next.val = self.pick.val_o.val();
         self.out_o.next.vlo = self.a_i.val().vlo || self.b_i.val().vlo;
         self.out_o.next.vhi = self.a_i.val().vhi || self.b_i.val().vhi;
         self.out_o.next.nlo = self.a_i.val().nlo || self.b_i.val().nlo;
