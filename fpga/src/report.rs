@@ -67,6 +67,8 @@ pub struct PnrResult {
     pub critical_path: Vec<String>,
     pub utilization: BTreeMap<String, (u64, u64)>,
     pub seconds: f64,
+    /// The placer seed of this run.
+    pub seed: u32,
 }
 
 impl PnrResult {
@@ -100,7 +102,7 @@ impl PnrResult {
                     .collect()
             })
             .unwrap_or_default();
-        Ok(PnrResult { fmax_mhz, constraint_mhz, critical_path, utilization, seconds: 0.0 })
+        Ok(PnrResult { fmax_mhz, constraint_mhz, critical_path, utilization, seconds: 0.0, seed: 1 })
     }
 }
 

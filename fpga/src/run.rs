@@ -118,15 +118,17 @@ pub fn synth(target: Target, top: &str, files: &[PathBuf], out: &Path) -> Result
     Ok(r)
 }
 
-/// Places and routes a synthesized netlist (top `pisa_fpga_wrap`) at `freq_mhz`.
-pub fn pnr(target: Target, netlist: &Path, out: &Path, freq_mhz: f64) -> Result<PnrResult, FpgaError> {
+/// Places and routes a synthesized netlist (top `pisa_fpga_wrap`) at `freq_mhz` with placer seed `seed`, in `out`.
+pub fn pnr(target: Target, netlist: &Path, out: &Path, freq_mhz: f64, seed: u32) -> Result<PnrResult, FpgaError> {
     let start = Instant::now();
+    std::fs::create_dir_all(out)?;
     let sh = script(out, "pnr.sh", PNR_SH)?;
-    let args = vec![target.name().to_string(), netlist.display().to_string(), out.display().to_string(), format!("{freq_mhz}")];
+    let args = vec![target.name().to_string(), netlist.display().to_string(), out.display().to_string(), format!("{freq_mhz}"), seed.to_string()];
     run_sh(&sh, &args, &out.join("pnr.log"), "nextpnr")?;
     let text = std::fs::read_to_string(out.join("report.json"))?;
     let mut r = PnrResult::parse(&text).map_err(|e| FpgaError::Input(format!("{}: {e}", out.join("report.json").display())))?;
     r.seconds = start.elapsed().as_secs_f64();
+    r.seed = seed;
     Ok(r)
 }
 

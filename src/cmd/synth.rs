@@ -1,4 +1,4 @@
-//! `pisa synth --target {ecp5,ice40,xc7} [--config FILE] [--block NAME] [--pnr] [--freq MHZ]
+//! `pisa synth --target {ecp5,ice40,xc7} [--config FILE] [--block NAME] [--pnr] [--freq MHZ] [--seeds LIST]
 //! [--equiv] [--out DIR] [--max-luts N]`: yosys synthesis of the emitted RTL and of a plain
 //! behavioural baseline of the same block, with `--equiv` a proof that the netlist equals the RTL
 //! (`fpga/equiv.sh`), and with `--pnr` nextpnr place and route of the RTL in a registered-I/O
@@ -38,6 +38,10 @@ pub struct Args {
     /// Target clock of place and route, MHz.
     #[arg(long, default_value_t = 150.0)]
     freq: f64,
+    /// Placer seeds of place and route, comma-separated (e.g. 1,2,3): one run per seed, the report
+    /// gives each seed's Fmax and the best. The Fmax of one netlist varies with the seed.
+    #[arg(long, value_delimiter = ',', default_value = "1")]
+    seeds: Vec<u32>,
     /// Prove the synthesized netlist equal to the emitted RTL (yosys cell models + ABC dprove;
     /// combinational configurations). Exit 1 when they differ.
     #[arg(long)]
@@ -120,6 +124,9 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     if a.pnr && a.target == Target::Xc7 {
         return Err(Failure::input("--pnr: no open place-and-route flow for xc7 here (use ecp5 or ice40)"));
     }
+    if a.seeds.is_empty() || a.seeds.len() > 16 || a.seeds.contains(&0) {
+        return Err(Failure::input(format!("--seeds {:?}: give 1 to 16 seeds, each at least 1", a.seeds)));
+    }
     if !(1.0..=1000.0).contains(&a.freq) {
         return Err(Failure::input(format!("--freq {}: give a clock between 1 and 1000 MHz", a.freq)));
     }
@@ -156,12 +163,19 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         std::fs::write(&wrap, pisa_fpga::wrap::wrapper(&top, &ports)).map_err(io(&wrap))?;
         let mut wfiles = files.clone();
         wfiles.push(wrap);
-        eprintln!("synth: place and route at {} MHz ...", a.freq);
         let w = synth(a.target, "pisa_fpga_wrap", &wfiles, &out.join("pnr")).map_err(fail)?;
-        Some(pnr(a.target, &w.netlist, &out.join("pnr"), a.freq).map_err(fail)?)
+        // one seed: in pnr/; several: pnr/seed<N>/ each
+        let mut runs = Vec::new();
+        for &seed in &a.seeds {
+            eprintln!("synth: place and route at {} MHz, seed {seed} ...", a.freq);
+            let dir = if a.seeds.len() == 1 { out.join("pnr") } else { out.join("pnr").join(format!("seed{seed}")) };
+            runs.push(pnr(a.target, &w.netlist, &dir, a.freq, seed).map_err(fail)?);
+        }
+        runs
     } else {
-        None
+        Vec::new()
     };
+    let pnr_best = pnr_result.iter().max_by(|x, y| x.fmax_mhz.total_cmp(&y.fmax_mhz)).cloned();
 
     let lut = a.target.lut_name();
     let mut md = String::new();
@@ -180,8 +194,23 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         };
         writeln!(md, "\nNetlist: {what}.").unwrap();
     }
-    if let Some(p) = &pnr_result {
-        writeln!(md, "\nPlace and route: **{:.1} MHz** achieved (constraint {:.0} MHz), {:.0} s.", p.fmax_mhz, p.constraint_mhz, p.seconds).unwrap();
+    if let Some(p) = &pnr_best {
+        if pnr_result.len() == 1 {
+            writeln!(md, "\nPlace and route: **{:.1} MHz** achieved (constraint {:.0} MHz, seed {}), {:.0} s.", p.fmax_mhz, p.constraint_mhz, p.seed, p.seconds).unwrap();
+        } else {
+            let each: Vec<String> = pnr_result.iter().map(|r| format!("seed {}: {:.1}", r.seed, r.fmax_mhz)).collect();
+            let total: f64 = pnr_result.iter().map(|r| r.seconds).sum();
+            writeln!(
+                md,
+                "\nPlace and route: **{:.1} MHz** achieved, best of {} seeds ({}; constraint {:.0} MHz), {:.0} s.",
+                p.fmax_mhz,
+                pnr_result.len(),
+                each.join(", "),
+                p.constraint_mhz,
+                total
+            )
+            .unwrap();
+        }
         let util: Vec<String> = p.utilization.iter().map(|(k, (u, n))| format!("{k} {u}/{n}")).collect();
         writeln!(md, "Utilisation (with harness): {}.", util.join(", ")).unwrap();
         if !p.critical_path.is_empty() {
@@ -194,7 +223,8 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         "latency_cycles": cfg.latency(),
         "rtl": rtl, "baseline": base,
         "lut_ratio_to_baseline": base.as_ref().filter(|b| b.luts > 0).map(|b| rtl.luts as f64 / b.luts as f64),
-        "pnr": pnr_result,
+        "pnr": pnr_best,
+        "pnr_seeds": pnr_result.iter().map(|r| serde_json::json!({"seed": r.seed, "fmax_mhz": r.fmax_mhz, "seconds": r.seconds})).collect::<Vec<_>>(),
         "equivalence": equivalence,
     });
     let rp = out.join("report.json");
