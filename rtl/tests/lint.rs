@@ -72,19 +72,25 @@ fn default_32_lane_unit_is_lint_clean() {
 
 #[test]
 fn pipelined_32_lane_units_are_lint_clean() {
+    // yosys on the 32-lane register placements: extra_registers_are_lint_clean (every boundary)
     for p in 1..=5 {
-        lint(32, p, BlockName::Unit, p == 5);
+        lint(32, p, BlockName::Unit, false);
     }
 }
 
 #[test]
 fn explicit_stage_placement_is_lint_clean() {
     // boundary 0 (registers in front of the trees) alone, with others, and in a lone block
+    // (yosys at 16 lanes and below: the generators are generic in the lane count, and a 32-lane
+    // yosys check takes 60-100 s, most of it reading the crossbar's mux trees; the 32-lane
+    // default and all-registers units keep theirs)
     for (lanes, at) in [(16, "[1, 2]"), (8, "[0]"), (16, "[0, 2, 4]"), (32, "[0, 3, 5]")] {
         let cfg = UnitConfig::from_toml(&format!("lanes = {lanes}\npipeline_at = {at}\n"), "t").unwrap();
         let (dir, top) = emit(&cfg, BlockName::Unit);
         verilator(&dir, &top);
-        yosys(&dir, &top);
+        if lanes <= 16 {
+            yosys(&dir, &top);
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
     let cfg = UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 3]\n", "t").unwrap();
@@ -125,8 +131,9 @@ fn extra_registers_are_lint_clean() {
 
 #[test]
 fn each_block_alone_is_lint_clean() {
+    // yosys on the 32-lane blocks: inside the 32-lane units of the other tests
     for block in [BlockName::Xbar, BlockName::Reduce, BlockName::Lzc] {
-        lint(32, 0, block, true);
+        lint(32, 0, block, false);
         lint(8, 2, block, true);
     }
 }
