@@ -209,7 +209,7 @@ fn run_in(job: &Job, dir: &Path, tools: &Tools, ands: &mut Option<u64>) -> Resul
     let script = match job.frames {
         // SAT sweeping first (`&fraig -y` merges only nodes it proves equal): the 32-lane binary32
         // min/max miters, whose RTL orders inverted keys on one chain where the spec compares
-        // values, took dprove alone 150-350 s and take 40 s so
+        // values, took 150-350 s with dprove alone and take about 40 s with the sweep
         None => "read miter.aig; print_stats; &get; &fraig -y; &put; dprove; write_cex -n cex.txt".to_string(),
         // unrolled from the all-zero initial state: structural hashing and fraiging match each
         // pipeline stage with the combinational logic of the cycle it came from

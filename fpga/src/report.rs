@@ -72,7 +72,8 @@ pub struct PnrResult {
 }
 
 impl PnrResult {
-    pub fn parse(text: &str) -> Result<PnrResult, String> {
+    /// Reads nextpnr's `report.json` of a run with placer seed `seed`.
+    pub fn parse(text: &str, seed: u32) -> Result<PnrResult, String> {
         let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("{}:{}: {e}", e.line(), e.column()))?;
         let fmax = v.get("fmax").and_then(|f| f.as_object()).ok_or("no fmax in report")?;
         let (_, clk) = fmax.iter().next().ok_or("no clock in report")?;
@@ -102,7 +103,7 @@ impl PnrResult {
                     .collect()
             })
             .unwrap_or_default();
-        Ok(PnrResult { fmax_mhz, constraint_mhz, critical_path, utilization, seconds: 0.0, seed: 1 })
+        Ok(PnrResult { fmax_mhz, constraint_mhz, critical_path, utilization, seconds: 0.0, seed })
     }
 }
 
@@ -128,9 +129,10 @@ mod tests {
         let rep = r#"{"fmax": {"clk": {"achieved": 163.2, "constraint": 150.0}},
             "critical_paths": [{"path": [{"type": "clk-to-q", "from": {"cell": "a"}, "to": {"cell": "b"}, "delay": 0.5}]}],
             "utilization": {"TRELLIS_SLICE": {"used": 10, "available": 41820}, "DCU": {"used": 0, "available": 4}}}"#;
-        let p = PnrResult::parse(rep).unwrap();
+        let p = PnrResult::parse(rep, 3).unwrap();
         assert_eq!(p.fmax_mhz, 163.2);
         assert_eq!(p.critical_path, vec!["clk-to-q a -> b 0.50 ns"]);
         assert_eq!(p.utilization.len(), 1);
+        assert_eq!(p.seed, 3);
     }
 }

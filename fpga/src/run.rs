@@ -126,9 +126,8 @@ pub fn pnr(target: Target, netlist: &Path, out: &Path, freq_mhz: f64, seed: u32)
     let args = vec![target.name().to_string(), netlist.display().to_string(), out.display().to_string(), format!("{freq_mhz}"), seed.to_string()];
     run_sh(&sh, &args, &out.join("pnr.log"), "nextpnr")?;
     let text = std::fs::read_to_string(out.join("report.json"))?;
-    let mut r = PnrResult::parse(&text).map_err(|e| FpgaError::Input(format!("{}: {e}", out.join("report.json").display())))?;
+    let mut r = PnrResult::parse(&text, seed).map_err(|e| FpgaError::Input(format!("{}: {e}", out.join("report.json").display())))?;
     r.seconds = start.elapsed().as_secs_f64();
-    r.seed = seed;
     Ok(r)
 }
 

@@ -63,8 +63,7 @@ pub fn wrapper(top: &str, ports: &[Port]) -> String {
     let mut s = String::new();
     // XOR levels: each register bit of level l+1 is the XOR of (up to) 4 bits of level l
     let mut widths = vec![wout];
-    while *widths.last().unwrap_or(&1) > 1 {
-        let w = widths[widths.len() - 1];
+    while let Some(&w) = widths.last().filter(|&&w| w > 1) {
         widths.push(w.div_ceil(4));
     }
     writeln!(s, "// pisa_fpga_wrap — place-and-route harness of {top}: {win} input bits shifted in from din,").unwrap();

@@ -155,7 +155,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         eprintln!("synth: baseline {btop} ...");
         Some(synth(a.target, &btop, &bfiles, &out.join("baseline_synth")).map_err(fail)?)
     };
-    let pnr_result = if a.pnr {
+    let pnr_runs = if a.pnr {
         let text = files.iter().map(|f| std::fs::read_to_string(f).unwrap_or_default()).collect::<Vec<_>>().join("\n");
         let ports = pisa_fpga::wrap::ports(&text, &top).map_err(Failure::input)?;
         let wrap = out.join("pnr").join("pisa_fpga_wrap.v");
@@ -175,7 +175,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     } else {
         Vec::new()
     };
-    let pnr_best = pnr_result.iter().max_by(|x, y| x.fmax_mhz.total_cmp(&y.fmax_mhz)).cloned();
+    let pnr_best = pnr_runs.iter().max_by(|x, y| x.fmax_mhz.total_cmp(&y.fmax_mhz)).cloned();
 
     let lut = a.target.lut_name();
     let mut md = String::new();
@@ -195,16 +195,16 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         writeln!(md, "\nNetlist: {what}.").unwrap();
     }
     if let Some(p) = &pnr_best {
-        if pnr_result.len() == 1 {
+        if pnr_runs.len() == 1 {
             writeln!(md, "\nPlace and route: **{:.1} MHz** achieved (constraint {:.0} MHz, seed {}), {:.0} s.", p.fmax_mhz, p.constraint_mhz, p.seed, p.seconds).unwrap();
         } else {
-            let each: Vec<String> = pnr_result.iter().map(|r| format!("seed {}: {:.1}", r.seed, r.fmax_mhz)).collect();
-            let total: f64 = pnr_result.iter().map(|r| r.seconds).sum();
+            let each: Vec<String> = pnr_runs.iter().map(|r| format!("seed {}: {:.1}", r.seed, r.fmax_mhz)).collect();
+            let total: f64 = pnr_runs.iter().map(|r| r.seconds).sum();
             writeln!(
                 md,
                 "\nPlace and route: **{:.1} MHz** achieved, best of {} seeds ({}; constraint {:.0} MHz), {:.0} s.",
                 p.fmax_mhz,
-                pnr_result.len(),
+                pnr_runs.len(),
                 each.join(", "),
                 p.constraint_mhz,
                 total
@@ -224,7 +224,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         "rtl": rtl, "baseline": base,
         "lut_ratio_to_baseline": base.as_ref().filter(|b| b.luts > 0).map(|b| rtl.luts as f64 / b.luts as f64),
         "pnr": pnr_best,
-        "pnr_seeds": pnr_result.iter().map(|r| serde_json::json!({"seed": r.seed, "fmax_mhz": r.fmax_mhz, "seconds": r.seconds})).collect::<Vec<_>>(),
+        "pnr_seeds": pnr_runs.iter().map(|r| serde_json::json!({"seed": r.seed, "fmax_mhz": r.fmax_mhz, "seconds": r.seconds})).collect::<Vec<_>>(),
         "equivalence": equivalence,
     });
     let rp = out.join("report.json");
