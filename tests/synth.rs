@@ -126,6 +126,9 @@ fn bad_synth_arguments_are_named() {
     let (code, _, err) = pisa(&["synth", "--target", "ecp5", "--pnr", "--seeds", "0"]);
     assert_eq!(code, 2);
     assert!(err.contains("--seeds [0]: give 1 to 16 seeds, each at least 1"), "{err}");
+    let (code, _, err) = pisa(&["synth", "--target", "ecp5", "--pnr", "--seeds", "2,1,2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--seeds: seed 2 is given twice"), "{err}");
     let (code, _, err) = pisa(&["synth", "--target", "ecp5", "--freq", "0"]);
     assert_eq!(code, 2);
     assert!(err.contains("--freq 0"), "{err}");

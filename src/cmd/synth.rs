@@ -127,6 +127,10 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     if a.seeds.is_empty() || a.seeds.len() > 16 || a.seeds.contains(&0) {
         return Err(Failure::input(format!("--seeds {:?}: give 1 to 16 seeds, each at least 1", a.seeds)));
     }
+    if let Some(seed) = a.seeds.iter().enumerate().find_map(|(i, s)| a.seeds[..i].contains(s).then_some(*s)) {
+        // each seed has its own directory pnr/seed<N>/: a repeat would overwrite its first run
+        return Err(Failure::input(format!("--seeds: seed {seed} is given twice")));
+    }
     if !(1.0..=1000.0).contains(&a.freq) {
         return Err(Failure::input(format!("--freq {}: give a clock between 1 and 1000 MHz", a.freq)));
     }
