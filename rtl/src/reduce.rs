@@ -2,8 +2,8 @@
 //!
 //! ```text
 //!  src0_i[lane] ─► leaf (key transform, NaN/valid flags per 16-bit half) ─┐
-//!                                                     ...  N leaves       ├─► node ─► ... log2(N) levels
-//!  op_i ─► decode (ctl) ─────────────────────────────────────────────────┘      ─► root ─► result_o
+//!                                                     ...  N leaves       ├─► node ─► [reg] ─► pick ─► ... log2(N) levels
+//!  op_i ─► decode (ctl) ─────────────────────────────────────────────────┘      ─► [reg] ─► pick ─► root ─► result_o
 //! ```
 //! One comparator serves every ordering: the leaf maps each value to an unsigned key — floats by
 //! the sign-magnitude to biased transform (negative: all bits inverted; positive: sign bit set),
@@ -13,21 +13,26 @@
 //! chain) that carries a break bit between the halves — clear, the chain's top borrow is the
 //! 32-bit order; set, no borrow crosses and the halves decide on their own (packed `hfx2`/`bfx2`
 //! and 16-bit types), the low one read at the break bit. Both outcomes of each output bit are
-//! formed beside the chain, so the chain meets one LUT and one 2:1 mux; that mux (and the one
-//! that puts the sum in place for `ired.sum`) are modules of their own (`pisa_sg_reduce_pick`,
-//! `pisa_sg_reduce_sumsel`), because synthesis with the hierarchy kept maps each module apart and
-//! ABC, blind to the carry chains' late outputs, otherwise put 3-4 LUT levels after them. (On
-//! ECP5 at 8 lanes a node level took 8.6 ns with five 16-bit comparators, 7.5 ns with two chains
-//! `a - b`, `b - a`, 7.1 ns with one chain and three LUT levels after it; the chain now meets two,
-//! and routing is most of what is left.) Each half carries a valid flag (a participating
+//! formed beside the chain, so the chain meets one LUT (the low half's verdict) and the node
+//! ends: its output is both outcomes and the verdict (`RedPair`), and the 2:1 mux per bit that
+//! picks one (`pisa_sg_reduce_pick`) follows the level's stage register. A node's cycle is then:
+//! pick, route to the parent, compare chain, register; the verdict's fan-out to 32 mux LUTs
+//! starts the next cycle. (On ECP5 at 8 lanes a node level took 8.6 ns with five 16-bit
+//! comparators, 7.5 ns with two chains `a - b`, `b - a`, 7.1 ns with one chain and three LUT
+//! levels after it, 8.7 ns with the pick before the register on placer seed 1, 5 ns of it
+//! routing.) The pick and the mux that puts the sum in place for `ired.sum`
+//! (`pisa_sg_reduce_sumsel`) are modules of their own, because synthesis with the hierarchy kept
+//! maps each module apart and ABC, blind to the carry chains' late outputs, otherwise put 3-4
+//! LUT levels after them. Each half carries a valid flag (a participating
 //! non-NaN value is present) and a NaN flag; the root decodes the key, substitutes the canonical
 //! NaN (0x7FFFFFFF / 0x7FFF per half) where the NaN rule asks, and zero-extends 16-bit results.
 //! `sum`/`and`/`or`/`xor` use the same tree with the node's adder or bitwise unit.
 //!
 //! Latency: combinational, plus one cycle per enabled stage boundary: `0` registers the operands
-//! and the decoded controls before the leaves, `1 <= b < K` follows tree level `b` (the unit
-//! registers boundary `K`), plus one for each `pipeline_extra` register: `front` after the
-//! leaves, `root` between the last node and the root, `result` after the root. The decoded controls are registered as one copy per leaf and
+//! and the decoded controls before the leaves, `1 <= b < K` follows tree level `b`'s compare
+//! (before its pick; the unit registers boundary `K`), plus one for each `pipeline_extra`
+//! register: `front` after the leaves, `root` between the last node's compare and its pick
+//! (so the pick and the root's decoding share a cycle), `result` after the root. The decoded controls are registered as one copy per leaf and
 //! one per node (a copy feeds its node and the register of the parent's copy), so no control
 //! flip-flop fans out across the tree. Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
 
@@ -65,6 +70,24 @@ pub struct RedNode {
     pub vlo: Bit,
     pub vhi: Bit,
     /// A participating NaN is present in the low / high half.
+    pub nlo: Bit,
+    pub nhi: Bit,
+}
+
+/// A node's result before its output mux ([`ReducePick`]): both outcomes and the compare's
+/// verdict. The stage registers inside the tree hold this, so the compare chain ends at a
+/// register and the pick starts the next cycle.
+#[derive(Copy, Clone, PartialEq, Debug, Default, LogicStruct)]
+pub struct RedPair {
+    /// The output word when `b` is better / when it is not.
+    pub o1: Bits<32>,
+    pub o0: Bits<32>,
+    /// `b` is better in the high / low half.
+    pub hi: Bit,
+    pub lo: Bit,
+    /// The node's output flags (see [`RedNode`]).
+    pub vlo: Bit,
+    pub vhi: Bit,
     pub nlo: Bit,
     pub nhi: Bit,
 }
@@ -220,7 +243,7 @@ impl Logic for ReduceLeaf {
 
 /// `pisa_sg_reduce_sumsel`: puts the sum `a + b` in place of both outcomes `o1`, `o0` when it is
 /// the node's result (ired.sum, both values participating). Combinational; a module of its own
-/// like [`ReducePick`], so the sum's carry chain meets one LUT here and one in the pick.
+/// like [`ReducePick`], so the sum's carry chain meets one LUT here before the stage register.
 #[derive(LogicBlock, Default)]
 pub struct ReduceSumSel {
     pub o1_i: Signal<In, Bits<32>>,
@@ -245,19 +268,15 @@ impl Logic for ReduceSumSel {
 }
 
 /// `pisa_sg_reduce_pick`: a node's output mux, `o1` where `b` is better and `o0` where it is
-/// not, per half. A module of its own so that synthesis with the hierarchy kept (fpga/synth.sh
-/// `-noflatten`) maps it apart from the rest of the node: the late better flags of the compare
-/// chain then meet one LUT per output bit (and the low half's flag one LUT before it). Flattened
-/// into the node, ABC (which sees the chain's outputs as early inputs) buried them under three or
-/// four LUT levels of the `o1`/`o0` logic. Combinational.
+/// not, per half; the flags pass through. It sits after the node's stage register (when the
+/// configuration has one at that level), so a node's cycle is: pick, route to the parent node,
+/// compare chain, one LUT (the low half's verdict), register — the chain's verdict fans out to
+/// 32 mux LUTs only after the register. A module of its own so that synthesis with the hierarchy
+/// kept (fpga/synth.sh `-noflatten`) maps it apart. Combinational.
 #[derive(LogicBlock)]
 pub struct ReducePick {
-    pub o1_i: Signal<In, Bits<32>>,
-    pub o0_i: Signal<In, Bits<32>>,
-    /// `b` is better in the high / low half.
-    pub hi_i: Signal<In, Bit>,
-    pub lo_i: Signal<In, Bit>,
-    pub val_o: Signal<Out, Bits<32>>,
+    pub pair_i: Signal<In, RedPair>,
+    pub val_o: Signal<Out, RedNode>,
     m_hi: Constant<Bits<32>>,
     m_lo: Constant<Bits<32>>,
     /// The whole word switched by one half's flag (the other half is not used).
@@ -268,10 +287,7 @@ pub struct ReducePick {
 impl Default for ReducePick {
     fn default() -> Self {
         ReducePick {
-            o1_i: Default::default(),
-            o0_i: Default::default(),
-            hi_i: Default::default(),
-            lo_i: Default::default(),
+            pair_i: Default::default(),
             val_o: Default::default(),
             m_hi: k32(0xFFFF_0000),
             m_lo: k32(0x0000_FFFF),
@@ -284,17 +300,21 @@ impl Default for ReducePick {
 impl Logic for ReducePick {
     #[hdl_gen]
     fn update(&mut self) {
-        if self.hi_i.val() {
-            self.w_hi.next = self.o1_i.val();
+        if self.pair_i.val().hi {
+            self.w_hi.next = self.pair_i.val().o1;
         } else {
-            self.w_hi.next = self.o0_i.val();
+            self.w_hi.next = self.pair_i.val().o0;
         }
-        if self.lo_i.val() {
-            self.w_lo.next = self.o1_i.val();
+        if self.pair_i.val().lo {
+            self.w_lo.next = self.pair_i.val().o1;
         } else {
-            self.w_lo.next = self.o0_i.val();
+            self.w_lo.next = self.pair_i.val().o0;
         }
-        self.val_o.next = (self.w_hi.val() & self.m_hi.val()) | (self.w_lo.val() & self.m_lo.val());
+        self.val_o.next.val = (self.w_hi.val() & self.m_hi.val()) | (self.w_lo.val() & self.m_lo.val());
+        self.val_o.next.vlo = self.pair_i.val().vlo;
+        self.val_o.next.vhi = self.pair_i.val().vhi;
+        self.val_o.next.nlo = self.pair_i.val().nlo;
+        self.val_o.next.nhi = self.pair_i.val().nhi;
     }
 }
 
@@ -306,14 +326,15 @@ impl Logic for ReducePick {
 /// into the high half, so the top bit is the 16-bit high compare `b_hi < a_hi`, and the
 /// difference bit at the break is `!(b_lo < a_lo)`; with `p = 0` the top bit is the 32-bit
 /// compare. Both outcomes of every output bit are formed beside the chain (`b` better or not,
-/// with the valid flags and the sum/and/or/xor), so the chain meets one LUT for the low half's
-/// better flag and one 2:1 mux per bit ([`ReducePick`]).
+/// with the valid flags and the sum/and/or/xor); the node's output is that pair and the verdict
+/// ([`RedPair`]): the chain meets one LUT (the low half's verdict) and the stage register, and
+/// the 2:1 mux per bit ([`ReducePick`]) follows the register.
 #[derive(LogicBlock)]
 pub struct ReduceNode {
     pub a_i: Signal<In, RedNode>,
     pub b_i: Signal<In, RedNode>,
     pub ctl_i: Signal<In, RedCtl>,
-    pub out_o: Signal<Out, RedNode>,
+    pub out_o: Signal<Out, RedPair>,
     arith_and: Constant<Bits<2>>,
     arith_or: Constant<Bits<2>>,
     arith_sum: Constant<Bits<2>>,
@@ -341,9 +362,8 @@ pub struct ReduceNode {
     /// The same as bit masks.
     take1: Signal<Local, Bits<32>>,
     take0: Signal<Local, Bits<32>>,
-    /// The sum in place of both outcomes, then the output mux.
+    /// The sum in place of both outcomes.
     sumsel: ReduceSumSel,
-    pick: ReducePick,
     /// `a` and `b` combined by the and/or/xor of `ctl_i.arith` (the sum: `sum`).
     arith: Signal<Local, Bits<32>>,
     /// `a + b`, and whether it is the output (ired.sum with both values participating).
@@ -385,7 +405,6 @@ impl Default for ReduceNode {
             take1: Default::default(),
             take0: Default::default(),
             sumsel: Default::default(),
-            pick: Default::default(),
             arith: Default::default(),
             sum: Default::default(),
             use_sum: Default::default(),
@@ -457,8 +476,8 @@ impl Logic for ReduceNode {
         } else {
             self.arith.next = self.a_i.val().val ^ self.b_i.val().val;
         }
-        // the sum's carry chain goes to two muxes (sumsel, pick), like the compare chain: with
-        // both values participating it is the result, otherwise one value passes through
+        // the sum's carry chain goes to one mux (sumsel) before the register: with both values
+        // participating it is the result, otherwise one value passes through
         self.sum.next = self.a_i.val().val + self.b_i.val().val;
         self.use_sum.next = !self.ctl_i.val().minmax
             && (self.ctl_i.val().arith == self.arith_sum.val())
@@ -471,16 +490,15 @@ impl Logic for ReduceNode {
         }
         self.o1.next = (self.keep.val() & !self.take1.val()) | (self.b_i.val().val & self.take1.val());
         self.o0.next = (self.keep.val() & !self.take0.val()) | (self.b_i.val().val & self.take0.val());
-        // the chain's result meets one 2:1 mux per output bit and nothing else
+        // the chains end here: the sum in one LUT (sumsel), the verdict in at most one
         self.sumsel.o1_i.next = self.o1.val();
         self.sumsel.o0_i.next = self.o0.val();
         self.sumsel.sum_i.next = self.sum.val();
         self.sumsel.use_sum_i.next = self.use_sum.val();
-        self.pick.o1_i.next = self.sumsel.o1_o.val();
-        self.pick.o0_i.next = self.sumsel.o0_o.val();
-        self.pick.hi_i.next = self.better_hi.val();
-        self.pick.lo_i.next = self.better_lo.val();
-        self.out_o.next.val = self.pick.val_o.val();
+        self.out_o.next.o1 = self.sumsel.o1_o.val();
+        self.out_o.next.o0 = self.sumsel.o0_o.val();
+        self.out_o.next.hi = self.better_hi.val();
+        self.out_o.next.lo = self.better_lo.val();
         self.out_o.next.vlo = self.a_i.val().vlo || self.b_i.val().vlo;
         self.out_o.next.vhi = self.a_i.val().vhi || self.b_i.val().vhi;
         self.out_o.next.nlo = self.a_i.val().nlo || self.b_i.val().nlo;
@@ -662,10 +680,15 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     cq2: Vec<Signal<Local, RedCtl>>,
     cq3: Vec<Signal<Local, RedCtl>>,
     cq4: Vec<Signal<Local, RedCtl>>,
-    r1: Vec<PipeReg<RedNode>>,
-    r2: Vec<PipeReg<RedNode>>,
-    r3: Vec<PipeReg<RedNode>>,
-    r4: Vec<PipeReg<RedNode>>,
+    /// Level `b`'s stage registers hold the nodes' pairs; the picks follow them.
+    r1: Vec<PipeReg<RedPair>>,
+    r2: Vec<PipeReg<RedPair>>,
+    r3: Vec<PipeReg<RedPair>>,
+    r4: Vec<PipeReg<RedPair>>,
+    pick1: Vec<ReducePick>,
+    pick2: Vec<ReducePick>,
+    pick3: Vec<ReducePick>,
+    pick4: Vec<ReducePick>,
     rc1: Vec<PipeReg<RedCtl>>,
     rc2: Vec<PipeReg<RedCtl>>,
     rc3: Vec<PipeReg<RedCtl>>,
@@ -675,11 +698,12 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     cfq: Vec<Signal<Local, RedCtl>>,
     rf: Vec<PipeReg<RedNode>>,
     rfc: Vec<PipeReg<RedCtl>>,
-    /// The last node's value and controls, and the optional `root` register after them.
-    last: Signal<Local, RedNode>,
+    /// The last node's pair and controls, the optional `root` register after them, its pick.
+    last: Signal<Local, RedPair>,
     lastc: Signal<Local, RedCtl>,
-    rx: Vec<PipeReg<RedNode>>,
+    rx: Vec<PipeReg<RedPair>>,
     rxc: Vec<PipeReg<RedCtl>>,
+    pickl: ReducePick,
     root: ReduceRoot,
     /// The optional `result` register after the root.
     rr: Vec<PipeReg<Bits<32>>>,
@@ -754,6 +778,10 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             r2: many(if stage[2] == 1 { N >> 2 } else { 0 }),
             r3: many(if stage[3] == 1 { N >> 3 } else { 0 }),
             r4: many(if stage[4] == 1 { N >> 4 } else { 0 }),
+            pick1: many(inner(1)),
+            pick2: many(inner(2)),
+            pick3: many(inner(3)),
+            pick4: many(inner(4)),
             rc1: many(stage[1] * (N >> (1 + 1))),
             rc2: many(stage[2] * (N >> (2 + 1))),
             rc3: many(stage[3] * (N >> (3 + 1))),
@@ -766,6 +794,7 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             lastc: Default::default(),
             rx: many(root),
             rxc: many(root),
+            pickl: Default::default(),
             root: Default::default(),
             rr: many(result),
             stage: Param(stage),
@@ -878,7 +907,8 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             for j in 0..(N >> 1) {
                 self.r1[j].clk_i.next = self.clk_i.val();
                 self.r1[j].d_i.next = self.n1[j].out_o.val();
-                self.lq1[j].next = self.r1[j].q_o.val();
+                self.pick1[j].pair_i.next = self.r1[j].q_o.val();
+                self.lq1[j].next = self.pick1[j].val_o.val();
             }
             for j in 0..(N >> (1 + 1)) {
                 self.rc1[j].clk_i.next = self.clk_i.val();
@@ -888,7 +918,8 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
         }
         for _e in 0..(1 - self.stage.0[1]) {
             for j in 0..(N >> 1) {
-                self.lq1[j].next = self.n1[j].out_o.val();
+                self.pick1[j].pair_i.next = self.n1[j].out_o.val();
+                self.lq1[j].next = self.pick1[j].val_o.val();
             }
             for j in 0..(N >> (1 + 1)) {
                 self.cq1[j].next = self.cfq[2 * j].val();
@@ -904,7 +935,8 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             for j in 0..(N >> 2) {
                 self.r2[j].clk_i.next = self.clk_i.val();
                 self.r2[j].d_i.next = self.n2[j].out_o.val();
-                self.lq2[j].next = self.r2[j].q_o.val();
+                self.pick2[j].pair_i.next = self.r2[j].q_o.val();
+                self.lq2[j].next = self.pick2[j].val_o.val();
             }
             for j in 0..(N >> (2 + 1)) {
                 self.rc2[j].clk_i.next = self.clk_i.val();
@@ -914,7 +946,8 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
         }
         for _e in 0..(on(K > 2) - self.stage.0[2]) {
             for j in 0..(N >> 2) {
-                self.lq2[j].next = self.n2[j].out_o.val();
+                self.pick2[j].pair_i.next = self.n2[j].out_o.val();
+                self.lq2[j].next = self.pick2[j].val_o.val();
             }
             for j in 0..(N >> (2 + 1)) {
                 self.cq2[j].next = self.cq1[2 * j].val();
@@ -930,7 +963,8 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             for j in 0..(N >> 3) {
                 self.r3[j].clk_i.next = self.clk_i.val();
                 self.r3[j].d_i.next = self.n3[j].out_o.val();
-                self.lq3[j].next = self.r3[j].q_o.val();
+                self.pick3[j].pair_i.next = self.r3[j].q_o.val();
+                self.lq3[j].next = self.pick3[j].val_o.val();
             }
             for j in 0..(N >> (3 + 1)) {
                 self.rc3[j].clk_i.next = self.clk_i.val();
@@ -940,7 +974,8 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
         }
         for _e in 0..(on(K > 3) - self.stage.0[3]) {
             for j in 0..(N >> 3) {
-                self.lq3[j].next = self.n3[j].out_o.val();
+                self.pick3[j].pair_i.next = self.n3[j].out_o.val();
+                self.lq3[j].next = self.pick3[j].val_o.val();
             }
             for j in 0..(N >> (3 + 1)) {
                 self.cq3[j].next = self.cq2[2 * j].val();
@@ -956,7 +991,8 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             for j in 0..(N >> 4) {
                 self.r4[j].clk_i.next = self.clk_i.val();
                 self.r4[j].d_i.next = self.n4[j].out_o.val();
-                self.lq4[j].next = self.r4[j].q_o.val();
+                self.pick4[j].pair_i.next = self.r4[j].q_o.val();
+                self.lq4[j].next = self.pick4[j].val_o.val();
             }
             for j in 0..(N >> (4 + 1)) {
                 self.rc4[j].clk_i.next = self.clk_i.val();
@@ -966,7 +1002,8 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
         }
         for _e in 0..(on(K > 4) - self.stage.0[4]) {
             for j in 0..(N >> 4) {
-                self.lq4[j].next = self.n4[j].out_o.val();
+                self.pick4[j].pair_i.next = self.n4[j].out_o.val();
+                self.lq4[j].next = self.pick4[j].val_o.val();
             }
             for j in 0..(N >> (4 + 1)) {
                 self.cq4[j].next = self.cq3[2 * j].val();
@@ -1001,13 +1038,14 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.rx[r].d_i.next = self.last.val();
             self.rxc[r].clk_i.next = self.clk_i.val();
             self.rxc[r].d_i.next = self.lastc.val();
-            self.root.root_i.next = self.rx[r].q_o.val();
+            self.pickl.pair_i.next = self.rx[r].q_o.val();
             self.root.ctl_i.next = self.rxc[r].q_o.val();
         }
         for _e in 0..(1 - self.extra.0[2]) {
-            self.root.root_i.next = self.last.val();
+            self.pickl.pair_i.next = self.last.val();
             self.root.ctl_i.next = self.lastc.val();
         }
+        self.root.root_i.next = self.pickl.val_o.val();
         // ---- optional `result` register after the root
         for r in 0..self.extra.0[1] {
             self.rr[r].clk_i.next = self.clk_i.val();
