@@ -25,7 +25,8 @@
 //!   lookup before the select (the select logic's second half in two cycles);
 //! - `"result"`: registers the crossbar's tree outputs and the reduction's result (after the
 //!   root) before the unit's output mux, so the mux and the broadcast of the reduction result
-//!   to every lane have a cycle of their own.
+//!   to every lane have a cycle of their own (in the unit, the result and the redfirstidx index
+//!   are registered as one copy per four lanes; `--block reduce` keeps one register).
 
 use serde::{Deserialize, Serialize};
 

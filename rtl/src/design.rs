@@ -154,7 +154,9 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             )
         }
         "reduce" => {
-            if !block_stages {
+            // in the unit, the reduction's `result` register is the unit's
+            let red_stages = inner_stages || cfg.stages()[FRONT] || cfg.stages()[ROOT] || (cfg.stages()[RESULT] && top != BlockName::Unit);
+            if !red_stages {
                 waivers.push(("clk_i".into(), "no stage boundary lies inside the reduction tree in this configuration; the port is kept so every configuration has the same ports".into()));
             }
             waivers.push(("op_i".into(), "only the fred/ired fields of op_i are decoded here; the unit decodes the class".into()));
@@ -163,7 +165,11 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
                 hdr(
                     &format!("{} — reduction tree of fred and ired (PISA §7.1, §7.2).", w("reduce")),
                     "Leaves map every participating value to an unsigned key (float: sign-magnitude -> biased; signed: sign bit\nflipped; absmax: magnitude; inverted for max), log2(LANES) levels of nodes keep the smaller key (or add / and / or / xor), split at\nbit 16 for packed and 16-bit types with per-half NaN/valid flags; the root decodes the key and applies the NaN rule.",
-                    block_latency(),
+                    if top == BlockName::Unit && cfg.stages()[RESULT] {
+                        format!("{}, except `result`: in the unit that register is the unit's (one copy of the result per four lanes)", block_latency())
+                    } else {
+                        block_latency()
+                    },
                 ),
                 false,
             )

@@ -19,7 +19,10 @@
 //! Latency: the number of enabled stage boundaries plus `pipeline_extra` registers
 //! (`UnitConfig::latency`), one operation per clock. With 0 the unit is combinational and
 //! `valid_o = valid_i`. The controls (valid, wen, the redfirstidx index, and the class as one
-//! copy per lane) pass through the same number of registers as the blocks' data.
+//! copy per lane) pass through the same number of registers as the blocks' data. With
+//! `pipeline_extra = ["result"]` the unit, not the reduction, holds the reduction's result
+//! register, as one copy per four lanes (and the index likewise), so no flip-flop drives the
+//! output mux of every lane.
 
 use rust_hdl::prelude::*;
 use seq_macro::seq;
@@ -129,16 +132,23 @@ macro_rules! unit {
             cregf: Vec<PipeReg<$ctl>>,
             kregf: Vec<PipeReg<Bits<2>>>,
             vregf: Vec<ValidReg>,
-            /// Controls, class (four copies per lane, one per byte: `kr[4 * lane + s]`) and valid
-            /// after the optional `result` register (after the last tree level, before the
-            /// output mux).
-            cr: Signal<Local, $ctl>,
+            /// Lanes that write, class (four copies per lane, one per byte: `kr[4 * lane + s]`),
+            /// the reduction's result and the redfirstidx index (one copy per four lanes:
+            /// `resq[i / 4]`, `idxq[i / 4]` feed lane `i`) and valid after the optional `result`
+            /// register (after the last tree level, before the output mux). The unit holds the
+            /// reduction's `result` register itself, as these copies: one register drove the
+            /// output mux of all 32 lanes.
+            wr: Signal<Local, Bits<$n>>,
             kr: Vec<Signal<Local, Bits<2>>>,
+            resq: Vec<Signal<Local, Bits<32>>>,
+            idxq: Vec<Signal<Local, Bits<32>>>,
+            rres: Vec<PipeReg<Bits<32>>>,
+            ridx: Vec<PipeReg<Bits<32>>>,
             /// Output mux per lane and byte copy; `byte[s]` = 0xff << 8s keeps byte `s` of copy `s`.
             oc: Vec<Signal<Local, Bits<32>>>,
             byte: Vec<Constant<Bits<32>>>,
             vr: Signal<Local, Bit>,
-            cregr: Vec<PipeReg<$ctl>>,
+            cregr: Vec<PipeReg<Bits<$n>>>,
             kregr: Vec<PipeReg<Bits<2>>>,
             vregr: Vec<ValidReg>,
             /// The unit's result before the optional output register.
@@ -164,6 +174,9 @@ macro_rules! unit {
                 let front = on(stages[FRONT]);
                 let result = on(stages[RESULT]);
                 let root = on(stages[ROOT]);
+                // the reduction's `result` register is the unit's (one copy per four lanes)
+                let mut without_result = stages;
+                without_result[RESULT] = false;
                 $unit {
                     clk_i: Default::default(),
                     rst_ni: Default::default(),
@@ -177,7 +190,7 @@ macro_rules! unit {
                     wen_o: Default::default(),
                     valid_o: Default::default(),
                     xbar: ShflXbar::new(stages),
-                    reduce: Reduce::new(stages),
+                    reduce: Reduce::new(without_result),
                     lzc: Default::default(),
                     c_shfl: c(CLS_SHFL),
                     c_red: c(CLS_RED),
@@ -215,8 +228,12 @@ macro_rules! unit {
                     cregf: many(front),
                     kregf: many(front),
                     vregf: many(front),
-                    cr: Default::default(),
+                    wr: Default::default(),
                     kr: many(4 * $n),
+                    resq: many($n >> 2),
+                    idxq: many($n >> 2),
+                    rres: many(result * ($n >> 2)),
+                    ridx: many(result * ($n >> 2)),
                     oc: many(4 * $n),
                     byte: (0..4).map(|s| c(0xffu64 << (8 * s))).collect(),
                     vr: Default::default(),
@@ -455,8 +472,16 @@ macro_rules! unit {
                 // ---- optional `result` register (after the last tree level)
                 for r in 0..self.extra.0[1] {
                     self.cregr[r].clk_i.next = self.clk_i.val();
-                    self.cregr[r].d_i.next = self.cq[$k - 1].val();
-                    self.cr.next = self.cregr[r].q_o.val();
+                    self.cregr[r].d_i.next = self.cq[$k - 1].val().wen;
+                    self.wr.next = self.cregr[r].q_o.val();
+                    for g in 0..($n >> 2) {
+                        self.rres[g].clk_i.next = self.clk_i.val();
+                        self.rres[g].d_i.next = self.reduce.result_o.val();
+                        self.resq[g].next = self.rres[g].q_o.val();
+                        self.ridx[g].clk_i.next = self.clk_i.val();
+                        self.ridx[g].d_i.next = self.cq[$k - 1].val().idx;
+                        self.idxq[g].next = self.ridx[g].q_o.val();
+                    }
                     for i in 0..$n {
                         for s in 0..4 {
                             self.kregr[4 * i + s].clk_i.next = self.clk_i.val();
@@ -470,7 +495,11 @@ macro_rules! unit {
                     self.vr.next = self.vregr[r].q_o.val();
                 }
                 for _e in 0..(1 - self.extra.0[1]) {
-                    self.cr.next = self.cq[$k - 1].val();
+                    self.wr.next = self.cq[$k - 1].val().wen;
+                    for g in 0..($n >> 2) {
+                        self.resq[g].next = self.reduce.result_o.val();
+                        self.idxq[g].next = self.cq[$k - 1].val().idx;
+                    }
                     for i in 0..$n {
                         for s in 0..4 {
                             self.kr[4 * i + s].next = self.kq[($k - 1) * $n + i].val();
@@ -480,16 +509,20 @@ macro_rules! unit {
                 }
                 // ---- output mux (controls of the last tree level), byte `s` of each lane switched
                 // by its own copy of the class
-                for i in 0..$n {
-                    for s in 0..4 {
-                        if self.kr[4 * i + s].val() == self.c_shfl.val() {
-                            self.oc[4 * i + s].next = self.xbar.dst_o[i].val();
-                        } else if self.kr[4 * i + s].val() == self.c_red.val() {
-                            self.oc[4 * i + s].next = self.reduce.result_o.val();
-                        } else {
-                            self.oc[4 * i + s].next = self.cr.val().idx;
+                for g in 0..($n >> 2) {
+                    for j in 0..4 {
+                        for s in 0..4 {
+                            if self.kr[16 * g + 4 * j + s].val() == self.c_shfl.val() {
+                                self.oc[16 * g + 4 * j + s].next = self.xbar.dst_o[4 * g + j].val();
+                            } else if self.kr[16 * g + 4 * j + s].val() == self.c_red.val() {
+                                self.oc[16 * g + 4 * j + s].next = self.resq[g].val();
+                            } else {
+                                self.oc[16 * g + 4 * j + s].next = self.idxq[g].val();
+                            }
                         }
                     }
+                }
+                for i in 0..$n {
                     self.out[i].next = (self.oc[4 * i].val() & self.byte[0].val())
                         | (self.oc[4 * i + 1].val() & self.byte[1].val())
                         | (self.oc[4 * i + 2].val() & self.byte[2].val())
@@ -498,7 +531,7 @@ macro_rules! unit {
                 #(
                     self.dst_c.next.l~L = self.out[L].val();
                 )*
-                self.wen_c.next = self.cr.val().wen;
+                self.wen_c.next = self.wr.val();
                 // ---- optional output register (boundary K)
                 for r in 0..self.stage.0[$k] {
                     self.dst_reg[r].clk_i.next = self.clk_i.val();

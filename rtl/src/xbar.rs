@@ -67,11 +67,13 @@ pub struct ShflXbar<const N: usize, const K: usize, const K1: usize, const W: us
     sel: Vec<Signal<Local, Bits<K>>>,
     /// `.up` mode.
     up: Signal<Local, Bit>,
-    /// srcLane, clampLane, `.up`, participation and src0 after the optional `front` register.
+    /// srcLane, clampLane, `.up`, participation and src0 after the optional `front` register:
+    /// `.up` as one copy per lane, the participation mask as one copy per four lanes
+    /// (`partq[i / 4]` feeds lane `i`'s lookup), so neither flip-flop drives all lanes.
     src_wq: Vec<Signal<Local, Bits<K1>>>,
     clampq: Vec<Signal<Local, Bits<K1>>>,
-    upq: Signal<Local, Bit>,
-    partq: Signal<Local, Bits<N>>,
+    upq: Vec<Signal<Local, Bit>>,
+    partq: Vec<Signal<Local, Bits<N>>>,
     src0q: Signal<Local, Bits<W>>,
     fr_src_w: Vec<PipeReg<Bits<K1>>>,
     fr_clamp: Vec<PipeReg<Bits<K1>>>,
@@ -129,13 +131,13 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N
             up: Default::default(),
             src_wq: many(N),
             clampq: many(N),
-            upq: Default::default(),
-            partq: Default::default(),
+            upq: many(N),
+            partq: many(N >> 2),
             src0q: Default::default(),
             fr_src_w: many(front * N),
             fr_clamp: many(front * N),
-            fr_up: many(front),
-            fr_part: many(front),
+            fr_up: many(front * N),
+            fr_part: many(front * (N >> 2)),
             fr_src0: many(front),
             okq: many(N),
             srcq: many(N),
@@ -191,13 +193,15 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
                 self.fr_clamp[i].clk_i.next = self.clk_i.val();
                 self.fr_clamp[i].d_i.next = self.clamp[i].val();
                 self.clampq[i].next = self.fr_clamp[i].q_o.val();
+                self.fr_up[i].clk_i.next = self.clk_i.val();
+                self.fr_up[i].d_i.next = self.up.val();
+                self.upq[i].next = self.fr_up[i].q_o.val();
             }
-            self.fr_up[r].clk_i.next = self.clk_i.val();
-            self.fr_up[r].d_i.next = self.up.val();
-            self.upq.next = self.fr_up[r].q_o.val();
-            self.fr_part[r].clk_i.next = self.clk_i.val();
-            self.fr_part[r].d_i.next = self.part_i.val();
-            self.partq.next = self.fr_part[r].q_o.val();
+            for g in 0..(N >> 2) {
+                self.fr_part[g].clk_i.next = self.clk_i.val();
+                self.fr_part[g].d_i.next = self.part_i.val();
+                self.partq[g].next = self.fr_part[g].q_o.val();
+            }
             self.fr_src0[r].clk_i.next = self.clk_i.val();
             self.fr_src0[r].d_i.next = self.src0_i.val();
             self.src0q.next = self.fr_src0[r].q_o.val();
@@ -206,21 +210,27 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
             for i in 0..N {
                 self.src_wq[i].next = self.src_w[i].val();
                 self.clampq[i].next = self.clamp[i].val();
+                self.upq[i].next = self.up.val();
             }
-            self.upq.next = self.up.val();
-            self.partq.next = self.part_i.val();
+            for g in 0..(N >> 2) {
+                self.partq[g].next = self.part_i.val();
+            }
             self.src0q.next = self.src0_i.val();
         }
         for i in 0..N {
             self.src[i].next = self.src_wq[i].val().get_bits::<K>(0);
             // inBounds: .up srcLane >= clampLane (and not below 0); else srcLane <= clampLane
             // (a carry makes src_w > N-1 >= clampLane)
-            if self.upq.val() {
+            if self.upq[i].val() {
                 self.in_bounds[i].next = (self.src_wq[i].val() <= self.low_w.val()) && (self.src_wq[i].val() >= self.clampq[i].val());
             } else {
                 self.in_bounds[i].next = self.src_wq[i].val() <= self.clampq[i].val();
             }
-            self.ok[i].next = self.in_bounds[i].val() && self.partq.val().get_bit(self.src[i].val().index());
+        }
+        for g in 0..(N >> 2) {
+            for j in 0..4 {
+                self.ok[4 * g + j].next = self.in_bounds[4 * g + j].val() && self.partq[g].val().get_bit(self.src[4 * g + j].val().index());
+            }
         }
         // ---- optional `root` register: inBounds && part[srcLane], srcLane, src0
         for r in 0..self.extra.0[2] {
