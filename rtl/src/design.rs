@@ -205,7 +205,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             w("reduce_pick"),
             hdr(
                 &format!("{} — a reduction node's output mux: o1 where b is better, o0 where not, per half.", w("reduce_pick")),
-                "Follows the node's stage register where the level has one, so the compare chain ends at the register and\nthe verdict's fan-out to 32 mux LUTs starts the next cycle. See the reduction tree.",
+                "Follows the node's stage register where the level has one, so the compare chain ends at the register and\nthe verdict's fan-out to 32 mux LUTs starts the next cycle (the last node's pick precedes the `root` register). See the reduction tree.",
                 "combinational".into(),
             ),
             false,

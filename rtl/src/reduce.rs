@@ -31,8 +31,9 @@
 //! Latency: combinational, plus one cycle per enabled stage boundary: `0` registers the operands
 //! and the decoded controls before the leaves, `1 <= b < K` follows tree level `b`'s compare
 //! (before its pick; the unit registers boundary `K`), plus one for each `pipeline_extra`
-//! register: `front` after the leaves, `root` between the last node's compare and its pick
-//! (so the pick and the root's decoding share a cycle), `result` after the root. The decoded controls are registered as one copy per leaf and
+//! register: `front` after the leaves, `root` between the last node's pick and the root (the
+//! root's decoding and the broadcast of its result get a cycle of their own), `result` after
+//! the root. The decoded controls are registered as one copy per leaf and
 //! one per node (a copy feeds its node and the register of the parent's copy), so no control
 //! flip-flop fans out across the tree. Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
 
@@ -698,12 +699,14 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     cfq: Vec<Signal<Local, RedCtl>>,
     rf: Vec<PipeReg<RedNode>>,
     rfc: Vec<PipeReg<RedCtl>>,
-    /// The last node's pair and controls, the optional `root` register after them, its pick.
+    /// The last node's pair and controls, its pick, and the optional `root` register after the
+    /// pick (the root's decoding and the result's fan-out share the next cycle, so the pick
+    /// stays with the last node).
     last: Signal<Local, RedPair>,
     lastc: Signal<Local, RedCtl>,
-    rx: Vec<PipeReg<RedPair>>,
-    rxc: Vec<PipeReg<RedCtl>>,
     pickl: ReducePick,
+    rx: Vec<PipeReg<RedNode>>,
+    rxc: Vec<PipeReg<RedCtl>>,
     root: ReduceRoot,
     /// The optional `result` register after the root.
     rr: Vec<PipeReg<Bits<32>>>,
@@ -1032,20 +1035,20 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.last.next = self.n5[0].out_o.val();
             self.lastc.next = self.cq4[0].val();
         }
-        // ---- optional `root` register between the last node and the root
+        self.pickl.pair_i.next = self.last.val();
+        // ---- optional `root` register between the last node's pick and the root
         for r in 0..self.extra.0[2] {
             self.rx[r].clk_i.next = self.clk_i.val();
-            self.rx[r].d_i.next = self.last.val();
+            self.rx[r].d_i.next = self.pickl.val_o.val();
             self.rxc[r].clk_i.next = self.clk_i.val();
             self.rxc[r].d_i.next = self.lastc.val();
-            self.pickl.pair_i.next = self.rx[r].q_o.val();
+            self.root.root_i.next = self.rx[r].q_o.val();
             self.root.ctl_i.next = self.rxc[r].q_o.val();
         }
         for _e in 0..(1 - self.extra.0[2]) {
-            self.pickl.pair_i.next = self.last.val();
+            self.root.root_i.next = self.pickl.val_o.val();
             self.root.ctl_i.next = self.lastc.val();
         }
-        self.root.root_i.next = self.pickl.val_o.val();
         // ---- optional `result` register after the root
         for r in 0..self.extra.0[1] {
             self.rr[r].clk_i.next = self.clk_i.val();
