@@ -71,6 +71,14 @@ pub const ROOT: usize = 8;
 /// 1), `[FRONT]`, `[RESULT]`, `[ROOT]`: the `pipeline_extra` registers.
 pub type Stages = [bool; 9];
 
+/// The registers of the reduction tree inside the unit: all of `stages` but `[RESULT]`, which the
+/// unit holds itself (the result as one copy per four lanes, beside the redfirstidx index).
+pub fn reduce_stages_in_unit(stages: Stages) -> Stages {
+    let mut s = stages;
+    s[RESULT] = false;
+    s
+}
+
 fn default_lanes() -> usize {
     32
 }

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use rust_hdl::prelude::*;
 
-use crate::config::{UnitConfig, FRONT, RESULT, ROOT};
+use crate::config::{reduce_stages_in_unit, UnitConfig, FRONT, RESULT, ROOT};
 use crate::emit::{Design, EmitError, ModuleKind};
 use crate::lzc::Lzc;
 use crate::reduce::Reduce;
@@ -83,8 +83,6 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
     let lat = cfg.latency();
     // boundary 0 (before level 1) and 1..K-1 lie inside the trees; K is the unit's output register
     let inner_stages = cfg.stages()[0..k].iter().any(|&s| s);
-    // the `pipeline_extra` registers sit in the crossbar and the reduction, outside the mux trees
-    let block_stages = inner_stages || cfg.stages()[FRONT] || cfg.stages()[ROOT] || cfg.stages()[RESULT];
     let extra = cfg.pipeline_extra.iter().map(|e| format!(", {}", e.name())).collect::<String>();
     let block_latency = || -> String {
         match (inner_stages, cfg.pipeline_extra.is_empty()) {
@@ -154,9 +152,11 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             )
         }
         "reduce" => {
-            // in the unit, the reduction's `result` register is the unit's
-            let red_stages = inner_stages || cfg.stages()[FRONT] || cfg.stages()[ROOT] || (cfg.stages()[RESULT] && top != BlockName::Unit);
-            if !red_stages {
+            // the reduction's own registers: the tree's, and the `pipeline_extra` ones but, in the
+            // unit, `result` (the unit holds that one)
+            let in_unit = top == BlockName::Unit;
+            let own = if in_unit { reduce_stages_in_unit(cfg.stages()) } else { cfg.stages() };
+            if !(inner_stages || own[FRONT] || own[ROOT] || own[RESULT]) {
                 waivers.push(("clk_i".into(), "no stage boundary lies inside the reduction tree in this configuration; the port is kept so every configuration has the same ports".into()));
             }
             waivers.push(("op_i".into(), "only the fred/ired fields of op_i are decoded here; the unit decodes the class".into()));
@@ -165,7 +165,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
                 hdr(
                     &format!("{} — reduction tree of fred and ired (PISA §7.1, §7.2).", w("reduce")),
                     "Leaves map every participating value to an unsigned key (float: sign-magnitude -> biased; signed: sign bit\nflipped; absmax: magnitude; inverted for max), log2(LANES) levels of nodes keep the smaller key (or add / and / or / xor), split at\nbit 16 for packed and 16-bit types with per-half NaN/valid flags; the root decodes the key and applies the NaN rule.",
-                    if top == BlockName::Unit && cfg.stages()[RESULT] {
+                    if in_unit && cfg.stages()[RESULT] {
                         format!("{}, except `result`: in the unit that register is the unit's (one copy of the result per four lanes)", block_latency())
                     } else {
                         block_latency()

@@ -3,7 +3,7 @@
 //! ```text
 //!  src0_i[lane] ─► leaf (key transform, NaN/valid flags per 16-bit half) ─┐
 //!                                                     ...  N leaves       ├─► node ─► [reg] ─► pick ─► ... log2(N) levels
-//!  op_i ─► decode (ctl) ─────────────────────────────────────────────────┘      ─► [reg] ─► pick ─► root ─► result_o
+//!  op_i ─► decode (ctl) ─────────────────────────────────────────────────┘      last node ─► pick ─► [root reg] ─► root ─► result_o
 //! ```
 //! One comparator serves every ordering: the leaf maps each value to an unsigned key — floats by
 //! the sign-magnitude to biased transform (negative: all bits inverted; positive: sign bit set),
@@ -270,7 +270,8 @@ impl Logic for ReduceSumSel {
 
 /// `pisa_sg_reduce_pick`: a node's output mux, `o1` where `b` is better and `o0` where it is
 /// not, per half; the flags pass through. It sits after the node's stage register (when the
-/// configuration has one at that level), so a node's cycle is: pick, route to the parent node,
+/// configuration has one at that level; the last node's pick comes before the `root` register,
+/// so the root's cycle is its decoding and the result's fan-out), so a node's cycle is: pick, route to the parent node,
 /// compare chain, one LUT (the low half's verdict), register — the chain's verdict fans out to
 /// 32 mux LUTs only after the register. A module of its own so that synthesis with the hierarchy
 /// kept (fpga/synth.sh `-noflatten`) maps it apart. Combinational.

@@ -27,7 +27,7 @@
 use rust_hdl::prelude::*;
 use seq_macro::seq;
 
-use crate::config::{Stages, FRONT, RESULT, ROOT};
+use crate::config::{reduce_stages_in_unit, Stages, FRONT, RESULT, ROOT};
 use crate::lzc::Lzc;
 use crate::prims::{many, on, Param, PipeReg, ValidReg};
 use crate::reduce::Reduce;
@@ -174,9 +174,6 @@ macro_rules! unit {
                 let front = on(stages[FRONT]);
                 let result = on(stages[RESULT]);
                 let root = on(stages[ROOT]);
-                // the reduction's `result` register is the unit's (one copy per four lanes)
-                let mut without_result = stages;
-                without_result[RESULT] = false;
                 $unit {
                     clk_i: Default::default(),
                     rst_ni: Default::default(),
@@ -190,7 +187,7 @@ macro_rules! unit {
                     wen_o: Default::default(),
                     valid_o: Default::default(),
                     xbar: ShflXbar::new(stages),
-                    reduce: Reduce::new(without_result),
+                    reduce: Reduce::new(reduce_stages_in_unit(stages)),
                     lzc: Default::default(),
                     c_shfl: c(CLS_SHFL),
                     c_red: c(CLS_RED),
