@@ -96,10 +96,8 @@ fn ice40_place_and_route_reports_fmax() {
 #[test]
 fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
     let dir = tmp("ecp5_pnr");
-    let cfg = dir.with_extension("toml");
-    std::fs::write(&cfg, "lanes = 8\npipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\"]\n").unwrap();
-    let (code, out, err) =
-        pisa(&["synth", "--target", "ecp5", "--block", "unit", "--config", cfg.to_str().unwrap(), "--pnr", "--seeds", "1,2", "--no-baseline", "--out", dir.to_str().unwrap()]);
+    let cfg = concat!(env!("CARGO_MANIFEST_DIR"), "/fpga/configs/l8_qor.toml");
+    let (code, out, err) = pisa(&["synth", "--target", "ecp5", "--block", "unit", "--config", cfg, "--pnr", "--seeds", "1,2", "--no-baseline", "--out", dir.to_str().unwrap()]);
     println!("{out}");
     assert_eq!(code, 0, "{out}\n{err}");
     let r = report(&dir);
@@ -113,7 +111,6 @@ fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
     assert!(fmax >= ECP5_PNR_FLOOR_MHZ, "8-lane unit at {fmax:.1} MHz (best of seeds 1, 2), below the {ECP5_PNR_FLOOR_MHZ} MHz floor\n{out}");
     assert!(out.contains("best of 2 seeds") && out.contains("Critical path"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_file(&cfg);
 }
 
 const ECP5_PNR_FLOOR_MHZ: f64 = 140.0;

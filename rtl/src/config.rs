@@ -151,6 +151,17 @@ impl UnitConfig {
         Ok(())
     }
 
+    /// The configuration as TOML text; [`UnitConfig::from_toml`] reads it back to an equal value.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).unwrap_or_else(|e| unreachable!("a UnitConfig always serializes: {e}"))
+    }
+
+    /// True when `other` builds the same hardware: the same lanes and the same registers
+    /// (`pipeline = 2` and `pipeline_at = [3, 5]` are one unit at 32 lanes).
+    pub fn same_unit(&self, other: &UnitConfig) -> bool {
+        self.lanes == other.lanes && self.stages() == other.stages()
+    }
+
     /// `log2(lanes)`: the number of tree levels.
     pub fn log2_lanes(&self) -> usize {
         self.lanes.trailing_zeros() as usize
@@ -254,5 +265,20 @@ mod tests {
         assert_eq!(e.to_string(), "u.toml: pipeline_extra: \"front\" is listed twice");
         let e = UnitConfig::from_toml("pipeline_extra = [\"back\"]\n", "u.toml").unwrap_err();
         assert!(e.to_string().starts_with("u.toml:1:19: unknown variant `back`"), "{e}");
+    }
+
+    #[test]
+    fn toml_text_reads_back_and_same_unit_compares_registers() {
+        for text in ["", "lanes = 8\npipeline = 2\n", "pipeline_at = [0, 1, 2, 3, 4, 5]\npipeline_extra = [\"front\", \"root\", \"result\"]\n"] {
+            let c = UnitConfig::from_toml(text, "u.toml").unwrap();
+            assert_eq!(UnitConfig::from_toml(&c.to_toml(), "again").unwrap(), c, "{}", c.to_toml());
+        }
+        let even = UnitConfig::new(32, 2).unwrap();
+        let at = UnitConfig::from_toml("pipeline_at = [3, 5]\n", "u.toml").unwrap();
+        assert!(even.same_unit(&at) && at.same_unit(&even));
+        assert!(!even.same_unit(&UnitConfig::new(32, 3).unwrap()));
+        assert!(!even.same_unit(&UnitConfig::new(8, 2).unwrap()));
+        let extra = UnitConfig::from_toml("pipeline = 2\npipeline_extra = [\"root\"]\n", "u.toml").unwrap();
+        assert!(!even.same_unit(&extra));
     }
 }

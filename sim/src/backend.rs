@@ -25,7 +25,7 @@ impl RtlBackend {
                 lanes: cfg.lanes,
                 pipeline: cfg.pipeline,
                 detail: " (the PISA backend needs 32 lanes)".into(),
-                available: RtlUnit::available().iter().filter(|c| c.lanes == 32).map(|c| format!("32:{}", c.pipeline)).collect::<Vec<_>>().join(", "),
+                available: RtlUnit::available().iter().filter(|c| c.lanes == 32).map(|c| c.tag()).collect::<Vec<_>>().join(", "),
             });
         }
         Ok(RtlBackend { unit: RtlUnit::open(cfg)? })

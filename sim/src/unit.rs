@@ -8,7 +8,7 @@ use pisa_sim_sys::{Shim, CONFIGS};
 pub enum SimError {
     #[error("{0}")]
     Io(String),
-    #[error("no prebuilt Verilator model for {lanes} lanes with pipeline = {pipeline}{detail}; prebuilt: {available} (add one with PISA_SIM_CONFIGS=\"{lanes}:{pipeline}\" at build time)")]
+    #[error("no prebuilt Verilator model for {lanes} lanes with pipeline = {pipeline}{detail}; prebuilt: {available} (add one at build time with PISA_SIM_CONFIGS=\"{lanes}:{pipeline}\" or PISA_SIM_CONFIGS=\"path/to/unit.toml\")")]
     NotBuilt { lanes: usize, pipeline: usize, detail: String, available: String },
 }
 
@@ -41,29 +41,31 @@ pub struct RtlUnit {
 // another thread is fine as long as only one thread uses it at a time (RtlUnit is not Sync).
 unsafe impl Send for RtlUnit {}
 
+/// A prebuilt model's configuration (build.rs wrote it from a valid `UnitConfig`).
+fn shim_config(s: &Shim) -> UnitConfig {
+    UnitConfig::from_toml(s.config, s.tag).unwrap_or_else(|e| unreachable!("prebuilt configuration {}: {e}", s.tag))
+}
+
 impl RtlUnit {
     /// The configurations built into this binary.
     pub fn available() -> Vec<UnitConfig> {
-        CONFIGS.iter().filter_map(|&(l, p, _)| UnitConfig::new(l, p).ok()).collect()
+        CONFIGS.iter().map(shim_config).collect()
     }
 
-    /// Opens a fresh model of `cfg` (out of reset).
+    /// Opens a fresh model of `cfg` (out of reset): the prebuilt model of the same unit (the
+    /// same lanes and registers, however the configuration names them).
     pub fn open(cfg: &UnitConfig) -> Result<RtlUnit, SimError> {
-        let shim = CONFIGS
-            .iter()
-            .find(|(l, p, _)| *l == cfg.lanes && *p == cfg.pipeline && cfg.pipeline_at.is_none() && cfg.pipeline_extra.is_empty())
-            .map(|(_, _, s)| s)
-            .ok_or_else(|| SimError::NotBuilt {
-                lanes: cfg.lanes,
-                pipeline: cfg.pipeline,
-                detail: cfg.pipeline_at.as_ref().map(|a| format!(" (pipeline_at {a:?})")).unwrap_or_default()
-                    + &if cfg.pipeline_extra.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (pipeline_extra {:?})", cfg.pipeline_extra.iter().map(|e| e.name()).collect::<Vec<_>>())
-                    },
-                available: CONFIGS.iter().map(|(l, p, _)| format!("{l}:{p}")).collect::<Vec<_>>().join(", "),
-            })?;
+        let shim = CONFIGS.iter().find(|s| shim_config(s).same_unit(cfg)).ok_or_else(|| SimError::NotBuilt {
+            lanes: cfg.lanes,
+            pipeline: cfg.pipeline,
+            detail: cfg.pipeline_at.as_ref().map(|a| format!(" (pipeline_at {a:?})")).unwrap_or_default()
+                + &if cfg.pipeline_extra.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (pipeline_extra {:?})", cfg.pipeline_extra.iter().map(|e| e.name()).collect::<Vec<_>>())
+                },
+            available: CONFIGS.iter().map(|s| s.tag).collect::<Vec<_>>().join(", "),
+        })?;
         // SAFETY: `new` returns a fresh model; it is freed exactly once, in Drop.
         let p = unsafe { (shim.new)() };
         let mut u = RtlUnit { p, shim, lanes: cfg.lanes, cycles: 0 };

@@ -1,9 +1,12 @@
-//! Builds Verilator models of the unit for a fixed set of configurations (plus any listed in
-//! `PISA_SIM_CONFIGS="lanes:pipeline,..."`): emit the Verilog with pisa-rtl, run
-//! `verilator --cc --prefix V<tag>`, compile the generated C++, the Verilator runtime and a C shim
-//! per configuration with the `cc` crate, and write the Rust table of shims (`configs.rs`).
+//! Builds Verilator models of the unit for a fixed set of configurations: the pipeline counts in
+//! `DEFAULT`, every `fpga/configs/*.toml` (the units of the QoR tables), and any listed in
+//! `PISA_SIM_CONFIGS="lanes:pipeline,path/to/unit.toml,..."` (a `.toml` item is a configuration
+//! file; a relative path is taken from the workspace root). For each: emit the Verilog with
+//! pisa-rtl, run `verilator --cc --prefix V<tag>`, compile the generated C++, the Verilator
+//! runtime and a C shim per configuration with the `cc` crate, and write the Rust table of shims
+//! (`configs.rs`), each with its configuration as TOML text.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use pisa_rtl::design::{design, BlockName};
@@ -29,22 +32,51 @@ fn verilator_root() -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
 }
 
+/// Reads one configuration file (`what` names it in errors).
+fn read_config(path: &Path, what: &str) -> UnitConfig {
+    println!("cargo:rerun-if-changed={}", path.display());
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(format!("{what}: cannot read {}: {e}", path.display())));
+    UnitConfig::from_toml(&text, &path.display().to_string()).unwrap_or_else(|e| fail(format!("{what}: {e}")))
+}
+
+fn add(configs: &mut Vec<UnitConfig>, c: UnitConfig) {
+    if !configs.iter().any(|have| have.same_unit(&c)) {
+        configs.push(c);
+    }
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=shim.cpp.in");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=PISA_SIM_CONFIGS");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    let workspace = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR")).join("../..");
     let mut configs: Vec<UnitConfig> = DEFAULT.iter().map(|&(l, p)| UnitConfig::new(l, p).expect("valid")).collect();
+    let qor = workspace.join("fpga/configs");
+    println!("cargo:rerun-if-changed={}", qor.display());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&qor)
+        .unwrap_or_else(|e| fail(format!("cannot list {}: {e}", qor.display())))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    for f in files {
+        let c = read_config(&f, "fpga/configs");
+        add(&mut configs, c);
+    }
     if let Ok(extra) = std::env::var("PISA_SIM_CONFIGS") {
-        for item in extra.split(',').filter(|s| !s.trim().is_empty()) {
-            let (l, p) = item
-                .split_once(':')
-                .and_then(|(l, p)| Some((l.trim().parse().ok()?, p.trim().parse().ok()?)))
-                .unwrap_or_else(|| fail(format!("PISA_SIM_CONFIGS: '{item}' is not lanes:pipeline")));
-            let c = UnitConfig::new(l, p).unwrap_or_else(|e| fail(format!("PISA_SIM_CONFIGS: {e}")));
-            if !configs.contains(&c) {
-                configs.push(c);
-            }
+        for item in extra.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let c = if item.ends_with(".toml") {
+                let path = Path::new(item);
+                read_config(&if path.is_absolute() { path.to_path_buf() } else { workspace.join(path) }, "PISA_SIM_CONFIGS")
+            } else {
+                let (l, p) = item
+                    .split_once(':')
+                    .and_then(|(l, p)| Some((l.trim().parse().ok()?, p.trim().parse().ok()?)))
+                    .unwrap_or_else(|| fail(format!("PISA_SIM_CONFIGS: '{item}' is neither lanes:pipeline nor a .toml file")));
+                UnitConfig::new(l, p).unwrap_or_else(|e| fail(format!("PISA_SIM_CONFIGS: {e}")))
+            };
+            add(&mut configs, c);
         }
     }
     let root = verilator_root();
@@ -66,7 +98,7 @@ fn main() {
         .flag_if_supported("-fcf-protection=none")
         .flag_if_supported("-Wno-unused-parameter");
     build.file(include.join("verilated.cpp")).file(include.join("verilated_threads.cpp"));
-    let mut table = String::from("/// Prebuilt configurations: (lanes, pipeline, shim).\npub static CONFIGS: &[(usize, usize, Shim)] = &[\n");
+    let mut table = String::from("/// Prebuilt configurations.\npub static CONFIGS: &[Shim] = &[\n");
     let mut decls = String::from("extern \"C\" {\n");
     for cfg in &configs {
         let tag = cfg.tag();
@@ -119,8 +151,9 @@ fn main() {
             decls.push_str(&format!("    fn pisa_sim_{tag}_{f}{sig};\n"));
         }
         table.push_str(&format!(
-            "    ({}, {}, Shim {{ tag: \"{tag}\", latency: {}, new: pisa_sim_{tag}_new, free: pisa_sim_{tag}_free, set: pisa_sim_{tag}_set, eval: pisa_sim_{tag}_eval, tick: pisa_sim_{tag}_tick, get: pisa_sim_{tag}_get }}),\n",
-            cfg.lanes, cfg.pipeline, cfg.latency()
+            "    Shim {{ tag: \"{tag}\", config: {:?}, latency: {}, new: pisa_sim_{tag}_new, free: pisa_sim_{tag}_free, set: pisa_sim_{tag}_set, eval: pisa_sim_{tag}_eval, tick: pisa_sim_{tag}_tick, get: pisa_sim_{tag}_get }},\n",
+            cfg.to_toml(),
+            cfg.latency()
         ));
     }
     decls.push_str("}\n");

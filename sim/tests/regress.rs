@@ -40,6 +40,30 @@ fn pipelined_32_lane_units_back_to_back_with_bubbles() {
     pass(&UnitConfig::new(32, 5).unwrap(), 100_000, 12);
 }
 
+/// The units of the QoR tables (`fpga/configs/*.toml`: every boundary plus the `front`, `root`
+/// and `result` registers), built into the co-simulation from the same files `pisa synth` reads.
+#[test]
+fn the_qor_units_with_every_extra_register() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../fpga/configs");
+    let mut seen = 0;
+    for name in ["l32_qor.toml", "l8_qor.toml"] {
+        let path = format!("{dir}/{name}");
+        let cfg = UnitConfig::from_toml(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
+        assert_eq!(cfg.pipeline_extra.len(), 3, "{name}");
+        pass(&cfg, if cfg.lanes == 32 { 100_000 } else { 150_000 }, 30 + cfg.lanes as u64);
+        seen += 1;
+    }
+    assert_eq!(seen, 2);
+}
+
+#[test]
+fn a_configuration_finds_the_model_of_the_same_unit() {
+    // `pipeline = 2` at 32 lanes is boundaries 3 and 5: one unit, one model, however it is named
+    let at = UnitConfig::from_toml("pipeline_at = [3, 5]\n", "t").unwrap();
+    assert_eq!(pisa_sim::RtlUnit::open(&at).unwrap().tag(), "l32_p2");
+    pass(&at, 20_000, 41);
+}
+
 #[test]
 fn small_lane_units() {
     for (l, p) in [(4, 0), (4, 1), (8, 0), (8, 2)] {

@@ -13,6 +13,8 @@ use std::ffi::c_void;
 pub struct Shim {
     /// Configuration tag, e.g. `l32_p2`.
     pub tag: &'static str,
+    /// The configuration, as TOML text (`pisa_rtl::UnitConfig::from_toml` reads it).
+    pub config: &'static str,
     /// Cycles from `valid_i` to `valid_o`.
     pub latency: usize,
     pub new: unsafe extern "C" fn() -> *mut c_void,
