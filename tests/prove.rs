@@ -32,25 +32,40 @@ fn all_proofs_pass_at_32_lanes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A unit with a register at boundary 0 (in front of the trees), after levels 2 and 3, and all
-/// three `pipeline_extra` registers (split select logic / leaf values; select after the lookup /
-/// root after the last node; tree results before the output mux), emitted and proved by a
-/// relative `--rtl-dir` from its own directory: equal to the combinational unit over its 6-cycle
-/// latency.
-#[test]
-fn boundary_zero_pipeline_equals_the_combinational_unit() {
-    let dir = tmp("b0");
-    std::fs::write(dir.join("b0.toml"), "lanes = 8\npipeline_at = [0, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\"]\n").unwrap();
+/// Emits the unit of `toml` and proves it by a relative `--rtl-dir` from its own directory;
+/// returns `pisa prove`'s report after checking that it passed.
+fn prove_pipeline(name: &str, toml: &str) -> String {
+    let dir = tmp(name);
+    std::fs::write(dir.join("unit.toml"), toml).unwrap();
     let run = |args: &[&str]| {
         let o = Command::new(env!("CARGO_BIN_EXE_pisa")).args(args).current_dir(&dir).output().unwrap();
         (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr))
     };
-    let (code, out) = run(&["emit", "--config", "b0.toml", "--out", "rtl"]);
+    let (code, out) = run(&["emit", "--config", "unit.toml", "--out", "rtl"]);
     assert_eq!(code, 0, "{out}");
     let (code, out) = run(&["prove", "--rtl-dir", "rtl", "--work", "w"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("PASS  l8  unit pipeline=6 == unit pipeline=0, 6-cycle latency"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+/// A unit with a register at boundary 0 (in front of the trees), after levels 2 and 3, and all
+/// three `pipeline_extra` registers (split select logic / leaf values; select after the lookup /
+/// root after the last node; tree results before the output mux): equal to the combinational
+/// unit over its 6-cycle latency.
+#[test]
+fn boundary_zero_pipeline_equals_the_combinational_unit() {
+    let out = prove_pipeline("b0", "lanes = 8\npipeline_at = [0, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\"]\n");
+    assert!(out.contains("PASS  l8  unit pipeline=6 == unit pipeline=0, 6-cycle latency"), "{out}");
+}
+
+/// `"pick"` beside stage registers after levels 2 and 3: a register after level 2's picks and
+/// one before the last node's pick in the reduction, and the crossbar's result and the controls
+/// delayed two cycles in the unit; equal to the combinational unit over its 4-cycle latency.
+#[test]
+fn pick_pipeline_equals_the_combinational_unit() {
+    let out = prove_pipeline("pick", "lanes = 8\npipeline_at = [2, 3]\npipeline_extra = [\"pick\"]\n");
+    assert!(out.contains("PASS  l8  unit pipeline=4 == unit pipeline=0, 4-cycle latency"), "{out}");
 }
 
 /// Simulates the (edited) reduction tree in `rtl` with iverilog on one input.

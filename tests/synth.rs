@@ -84,15 +84,14 @@ fn ice40_place_and_route_reports_fmax() {
 }
 
 /// The ECP5 place-and-route flow of the 150 MHz target (LFE5U-85F-8 out of context, static placer
-/// + router2) on the 8-lane unit with a register at every boundary and all three extras
-/// (latency 7), the CI smoke variant of the 32-lane run: the flow must finish and the pipelined
-/// RTL must keep its timing. The Fmax of one netlist moves with the placer seed, so the floor
-/// applies to the best of seeds 1 and 2. Measured with the pinned tools (scripts/install-deps.sh),
-/// seeds 1, 2: 136.3, 144.9 MHz (current RTL: the last node's pick before the `root` register,
-/// which gains 10-14 MHz at 32 lanes); with that pick behind it, seeds 1-4: 144.3, 157.5, 152.1,
-/// 153.6 MHz; 115.4, 139.1, 149.2, 141.0 MHz with every node's pick before its stage register
-/// (so the floor fails that design on seeds 1 and 2); 129.7 MHz (seed 1) before the pick was a
-/// module of its own.
+/// + router2) on the 8-lane unit of `fpga/configs/l8_qor.toml` — a register at every boundary,
+/// the three extras and the pick registers (latency 10) — the CI smoke variant of the 32-lane
+/// run: the flow must finish and the pipelined RTL must meet the target. The Fmax of one netlist
+/// moves with the placer seed, so the floor applies to the best of seeds 1 and 2. Measured with
+/// the pinned tools (scripts/install-deps.sh), seeds 1-4: 157.2, 173.7, 159.4, 172.2 MHz; the
+/// same unit without `pick` (latency 7): 153.2, 138.4, 136.7, 149.9 MHz, and 136.3, 144.9, 140.9,
+/// 143.9 MHz before the decoders per four leaves, the priority encoder after `front` and the
+/// leaf's XOR mask (so the floor fails both on seeds 1 and 2).
 #[test]
 fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
     let dir = tmp("ecp5_pnr");
@@ -101,7 +100,7 @@ fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
     println!("{out}");
     assert_eq!(code, 0, "{out}\n{err}");
     let r = report(&dir);
-    assert_eq!(r["latency_cycles"], 7);
+    assert_eq!(r["latency_cycles"], 10);
     let seeds = r["pnr_seeds"].as_array().unwrap();
     assert_eq!(seeds.len(), 2, "one run per seed");
     let best = seeds.iter().map(|s| s["fmax_mhz"].as_f64().unwrap()).fold(0.0, f64::max);
@@ -113,7 +112,7 @@ fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-const ECP5_PNR_FLOOR_MHZ: f64 = 140.0;
+const ECP5_PNR_FLOOR_MHZ: f64 = 150.0;
 
 #[test]
 fn bad_synth_arguments_are_named() {

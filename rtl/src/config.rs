@@ -26,7 +26,12 @@
 //! - `"result"`: registers the crossbar's tree outputs and the reduction's result (after the
 //!   root) before the unit's output mux, so the mux and the broadcast of the reduction result
 //!   to every lane have a cycle of their own (in the unit, the result and the redfirstidx index
-//!   are registered as one copy per four lanes; `--block reduce` keeps one register).
+//!   are registered as one copy per four lanes; `--block reduce` keeps one register);
+//! - `"pick"`: gives each reduction node's output mux a cycle of its own — a register after the
+//!   pick of every tree level that has a stage register, and one before the last node's pick —
+//!   so a node's cycle is its route in, its compare chain and one LUT. It adds [`pick_cycles`]
+//!   cycles (not one), and the unit delays the crossbar's result and the controls to match.
+//!   `--block reduce` and `--block xbar` count only their own registers.
 
 use serde::{Deserialize, Serialize};
 
@@ -58,6 +63,7 @@ pub enum Extra {
     Front,
     Root,
     Result,
+    Pick,
 }
 
 /// Index of the `"front"` register in [`UnitConfig::stages`].
@@ -66,10 +72,12 @@ pub const FRONT: usize = 6;
 pub const RESULT: usize = 7;
 /// Index of the `"root"` register in [`UnitConfig::stages`].
 pub const ROOT: usize = 8;
+/// Index of the `"pick"` registers in [`UnitConfig::stages`].
+pub const PICK: usize = 9;
 
 /// Which registers a configuration enables: `[b]` after tree level `b` (`b = 0`: before level
 /// 1), `[FRONT]`, `[RESULT]`, `[ROOT]`: the `pipeline_extra` registers.
-pub type Stages = [bool; 9];
+pub type Stages = [bool; 10];
 
 /// The registers of the reduction tree inside the unit: all of `stages` but `[RESULT]`, which the
 /// unit holds itself (the result as one copy per four lanes, beside the redfirstidx index).
@@ -77,6 +85,16 @@ pub fn reduce_stages_in_unit(stages: Stages) -> Stages {
     let mut s = stages;
     s[RESULT] = false;
     s
+}
+
+/// The cycles the `"pick"` registers add to a tree of `k` levels: one per level `1 <= b < k`
+/// with a stage register, plus one before the last node's pick; 0 without `"pick"`.
+pub fn pick_cycles(stages: Stages, k: usize) -> usize {
+    if stages[PICK] {
+        (1..k).filter(|&b| stages[b]).count() + 1
+    } else {
+        0
+    }
 }
 
 fn default_lanes() -> usize {
@@ -171,10 +189,11 @@ impl UnitConfig {
     /// `stages()[FRONT]`, `stages()[ROOT]` and `stages()[RESULT]`: the `pipeline_extra` registers.
     pub fn stages(&self) -> Stages {
         let k = self.log2_lanes();
-        let mut s = [false; 9];
+        let mut s = [false; 10];
         s[FRONT] = self.pipeline_extra.contains(&Extra::Front);
         s[ROOT] = self.pipeline_extra.contains(&Extra::Root);
         s[RESULT] = self.pipeline_extra.contains(&Extra::Result);
+        s[PICK] = self.pipeline_extra.contains(&Extra::Pick);
         match &self.pipeline_at {
             Some(at) => at.iter().for_each(|&b| s[b] = true),
             None => {
@@ -189,7 +208,8 @@ impl UnitConfig {
 
     /// Clock cycles from `valid_i` to `valid_o`.
     pub fn latency(&self) -> usize {
-        self.stages().iter().filter(|&&b| b).count()
+        let s = self.stages();
+        s[..PICK].iter().filter(|&&b| b).count() + pick_cycles(s, self.log2_lanes())
     }
 
     /// A short name: `l32_p2` (`_at3_5` when placed explicitly; `_front`, `_root`, `_result`
@@ -200,7 +220,7 @@ impl UnitConfig {
             Some(at) => format!("l{}_at{}", self.lanes, at.iter().map(|b| b.to_string()).collect::<Vec<_>>().join("_")),
         };
         let stages = self.stages();
-        let extra = [(FRONT, "_front"), (ROOT, "_root"), (RESULT, "_result")].iter().filter(|(i, _)| stages[*i]).map(|(_, t)| *t);
+        let extra = [(FRONT, "_front"), (ROOT, "_root"), (RESULT, "_result"), (PICK, "_pick")].iter().filter(|(i, _)| stages[*i]).map(|(_, t)| *t);
         base + &extra.collect::<String>()
     }
 }
@@ -212,6 +232,7 @@ impl Extra {
             Extra::Front => "front",
             Extra::Root => "root",
             Extra::Result => "result",
+            Extra::Pick => "pick",
         }
     }
 }
@@ -265,6 +286,12 @@ mod tests {
         assert_eq!(e.to_string(), "u.toml: pipeline_extra: \"front\" is listed twice");
         let e = UnitConfig::from_toml("pipeline_extra = [\"back\"]\n", "u.toml").unwrap_err();
         assert!(e.to_string().starts_with("u.toml:1:19: unknown variant `back`"), "{e}");
+        // "pick": one register per tree level with a stage register (1..k-1), one for the last node
+        let c = UnitConfig::from_toml("pipeline_at = [0, 1, 2, 3, 4, 5]\npipeline_extra = [\"pick\"]\n", "u.toml").unwrap();
+        assert_eq!((c.latency(), c.tag()), (6 + 5, "l32_at0_1_2_3_4_5_pick".to_string()));
+        let c = UnitConfig::from_toml("lanes = 8\npipeline_at = [2, 3]\npipeline_extra = [\"pick\", \"root\"]\n", "u.toml").unwrap();
+        assert_eq!(c.latency(), 2 + 1 + 2);
+        assert_eq!(UnitConfig::from_toml("pipeline_extra = [\"pick\"]\n", "u.toml").unwrap().latency(), 1);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use rust_hdl::prelude::*;
 
-use crate::config::{reduce_stages_in_unit, UnitConfig, FRONT, RESULT, ROOT};
+use crate::config::{reduce_stages_in_unit, UnitConfig, FRONT, PICK, RESULT, ROOT};
 use crate::emit::{Design, EmitError, ModuleKind};
 use crate::lzc::Lzc;
 use crate::reduce::Reduce;
@@ -85,11 +85,16 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
     let inner_stages = cfg.stages()[0..k].iter().any(|&s| s);
     let extra = cfg.pipeline_extra.iter().map(|e| format!(", {}", e.name())).collect::<String>();
     let block_latency = || -> String {
-        match (inner_stages, cfg.pipeline_extra.is_empty()) {
+        let text: String = match (inner_stages, cfg.pipeline_extra.is_empty()) {
             (false, true) => "combinational".into(),
             (true, true) => "one cycle per stage boundary inside the tree".into(),
             (false, false) => "one cycle per pipeline_extra register".into(),
             (true, false) => "one cycle per stage boundary inside the tree and per pipeline_extra register".into(),
+        };
+        if cfg.stages()[PICK] {
+            text + " (\"pick\": one per tree level with a stage register and one before the last node's pick; the unit delays the crossbar's result as long)"
+        } else {
+            text
         }
     };
     let spec = "Spec: pisa-subgroup-communication.txt";
@@ -156,10 +161,9 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             // unit, `result` (the unit holds that one)
             let in_unit = top == BlockName::Unit;
             let own = if in_unit { reduce_stages_in_unit(cfg.stages()) } else { cfg.stages() };
-            if !(inner_stages || own[FRONT] || own[ROOT] || own[RESULT]) {
+            if !(inner_stages || own[FRONT] || own[ROOT] || own[RESULT] || own[PICK]) {
                 waivers.push(("clk_i".into(), "no stage boundary lies inside the reduction tree in this configuration; the port is kept so every configuration has the same ports".into()));
             }
-            waivers.push(("op_i".into(), "only the fred/ired fields of op_i are decoded here; the unit decodes the class".into()));
             (
                 w("reduce"),
                 hdr(
@@ -179,6 +183,15 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             hdr(
                 &format!("{} — priority encoder of redfirstidx (PISA §7.3).", w("lzc")),
                 "Index of the lowest set bit of bits_i, or LANES when no bit is set (the spec's loop would not end; see\ndocs/spec-notes.md). A log2(LANES)-level tree like common_cells' cc_lzc in trailing-zero mode.",
+                "combinational".into(),
+            ),
+            false,
+        ),
+        "dec" => (
+            w("reduce_decode"),
+            hdr(
+                &format!("{} — the reduction's controls decoded from op_i (its fred/ired fields).", w("reduce_decode")),
+                "One copy per four leaves, so each copy of the controls is formed beside the leaves it feeds. See the reduction tree.",
                 "combinational".into(),
             ),
             false,
@@ -214,7 +227,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             waivers.push(("ctl_i".into(), "the root reads only the decode fields of the control bundle".into()));
             (w("reduce_root"), hdr(&format!("{} — decodes the final key: inverse order key, canonical NaN, zero extension.", w("reduce_root")), "See the reduction tree.", "combinational".into()), false)
         }
-        "vreg" | "vreg0" | "out_vreg" => (
+        "vreg" | "vreg0" | "vdr" | "out_vreg" => (
             w("valid_reg"),
             hdr(&format!("{} — the valid pipeline register.", w("valid_reg")), "q_o takes d_i at each rising edge of clk_i; synchronous active-low reset to 0.", "1 cycle".into()),
             false,

@@ -3,7 +3,7 @@
 //! ```text
 //!  src0_i[lane] ─► leaf (key transform, NaN/valid flags per 16-bit half) ─┐
 //!                                                     ...  N leaves       ├─► node ─► [reg] ─► pick ─► ... log2(N) levels
-//!  op_i ─► decode (ctl) ─────────────────────────────────────────────────┘      last node ─► pick ─► [root reg] ─► root ─► result_o
+//!  op_i ─► decode, one per 4 leaves (ctl) ────────────────────────────────┘      last node ─► pick ─► [root reg] ─► root ─► result_o
 //! ```
 //! One comparator serves every ordering: the leaf maps each value to an unsigned key — floats by
 //! the sign-magnitude to biased transform (negative: all bits inverted; positive: sign bit set),
@@ -33,13 +33,18 @@
 //! (before its pick; the unit registers boundary `K`), plus one for each `pipeline_extra`
 //! register: `front` after the leaves, `root` between the last node's pick and the root (the
 //! root's decoding and the broadcast of its result get a cycle of their own), `result` after
-//! the root. The decoded controls are registered as one copy per leaf and
-//! one per node (a copy feeds its node and the register of the parent's copy), so no control
-//! flip-flop fans out across the tree. Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
+//! the root; `pick` adds a register after the picks of every level `1 <= b < K` that has a stage
+//! register and one before the last node's pick (`config::pick_cycles` cycles), so a node's
+//! cycle is its route in, its compare chain and one LUT (8 lanes, every boundary: the worst
+//! path from 7.2-7.3 ns, the last node and its pick, to 5.8-6.4 ns). `op_i` is decoded once per
+//! four leaves (`pisa_sg_reduce_decode`) and the controls are registered as one copy per leaf
+//! and one per node (a copy feeds its node and the register of the parent's copy), so neither a
+//! decoder nor a control flip-flop fans out across the tree. Parameters: `N` lanes,
+//! `K = log2(N)`, `W = 32 * N`.
 
 use rust_hdl::prelude::*;
 
-use crate::config::{Stages, FRONT, RESULT, ROOT};
+use crate::config::{Stages, FRONT, PICK, RESULT, ROOT};
 use crate::prims::{many, on, Param, PipeReg};
 
 /// Decoded controls of one reduction.
@@ -97,7 +102,134 @@ fn k32(v: u64) -> Constant<Bits<32>> {
     Constant::new(v.into())
 }
 
+/// `pisa_sg_reduce_decode`: the reduction's controls from `op_i` (only its `fred`/`ired` fields
+/// matter). Combinational. The reduction holds one per four leaves, so each copy of the decoded
+/// controls is formed beside the leaves it feeds (one decoder for all 32 leaves put its output
+/// on a 4.3 ns route across the die, the 32-lane unit's worst path).
+#[derive(LogicBlock)]
+pub struct ReduceDecode {
+    pub op_i: Signal<In, Bits<8>>,
+    pub ctl_o: Signal<Out, RedCtl>,
+    class_fred: Constant<Bits<2>>,
+    f_min: Constant<Bits<2>>,
+    f_absmax: Constant<Bits<2>>,
+    t_f: Constant<Bits<3>>,
+    t_hf: Constant<Bits<3>>,
+    t_bf: Constant<Bits<3>>,
+    t_bfx2: Constant<Bits<3>>,
+    i_sum: Constant<Bits<4>>,
+    i_smin: Constant<Bits<4>>,
+    i_smax: Constant<Bits<4>>,
+    i_umax: Constant<Bits<4>>,
+    i_and: Constant<Bits<4>>,
+    i_or: Constant<Bits<4>>,
+    i_xor: Constant<Bits<4>>,
+    i_absmax: Constant<Bits<4>>,
+    a_sum: Constant<Bits<2>>,
+    a_and: Constant<Bits<2>>,
+    a_or: Constant<Bits<2>>,
+    a_xor: Constant<Bits<2>>,
+}
+
+impl Default for ReduceDecode {
+    fn default() -> Self {
+        let c2 = |v: u64| Constant::<Bits<2>>::new(v.into());
+        let c3 = |v: u64| Constant::<Bits<3>>::new(v.into());
+        let c4 = |v: u64| Constant::<Bits<4>>::new(v.into());
+        ReduceDecode {
+            op_i: Default::default(),
+            ctl_o: Default::default(),
+            class_fred: c2(1),
+            f_min: c2(0),
+            f_absmax: c2(2),
+            t_f: c3(0),
+            t_hf: c3(1),
+            t_bf: c3(2),
+            t_bfx2: c3(4),
+            i_sum: c4(0),
+            i_smin: c4(1),
+            i_smax: c4(2),
+            i_umax: c4(4),
+            i_and: c4(5),
+            i_or: c4(6),
+            i_xor: c4(7),
+            i_absmax: c4(8),
+            a_sum: c2(0),
+            a_and: c2(1),
+            a_or: c2(2),
+            a_xor: c2(3),
+        }
+    }
+}
+
+impl Logic for ReduceDecode {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // op_i layout: see pisa_model::op
+        self.ctl_o.next.nanp = false;
+        self.ctl_o.next.bf = false;
+        self.ctl_o.next.signed = false;
+        self.ctl_o.next.abs = false;
+        self.ctl_o.next.arith = self.a_sum.val();
+        if self.op_i.val().get_bits::<2>(6) == self.class_fred.val() {
+            self.ctl_o.next.minmax = true;
+            self.ctl_o.next.flt = true;
+            self.ctl_o.next.max = self.op_i.val().get_bits::<2>(0) != self.f_min.val();
+            self.ctl_o.next.abs = self.op_i.val().get_bits::<2>(0) == self.f_absmax.val();
+            self.ctl_o.next.nanp = self.op_i.val().get_bit(2);
+            self.ctl_o.next.split = self.op_i.val().get_bits::<3>(3) != self.t_f.val();
+            self.ctl_o.next.bf = (self.op_i.val().get_bits::<3>(3) == self.t_bf.val())
+                || (self.op_i.val().get_bits::<3>(3) == self.t_bfx2.val());
+            self.ctl_o.next.w16 = (self.op_i.val().get_bits::<3>(3) == self.t_hf.val())
+                || (self.op_i.val().get_bits::<3>(3) == self.t_bf.val());
+        } else {
+            self.ctl_o.next.flt = false;
+            self.ctl_o.next.w16 = self.op_i.val().get_bit(4);
+            self.ctl_o.next.minmax = (self.op_i.val().get_bits::<4>(0) != self.i_sum.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_and.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_or.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_xor.val());
+            self.ctl_o.next.split = self.op_i.val().get_bit(4)
+                && (self.op_i.val().get_bits::<4>(0) != self.i_sum.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_and.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_or.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_xor.val());
+            self.ctl_o.next.max = (self.op_i.val().get_bits::<4>(0) == self.i_smax.val())
+                || (self.op_i.val().get_bits::<4>(0) == self.i_umax.val())
+                || (self.op_i.val().get_bits::<4>(0) == self.i_absmax.val());
+            self.ctl_o.next.signed = (self.op_i.val().get_bits::<4>(0) == self.i_smin.val())
+                || (self.op_i.val().get_bits::<4>(0) == self.i_smax.val());
+            self.ctl_o.next.abs = self.op_i.val().get_bits::<4>(0) == self.i_absmax.val();
+            if self.op_i.val().get_bits::<4>(0) == self.i_and.val() {
+                self.ctl_o.next.arith = self.a_and.val();
+            } else if self.op_i.val().get_bits::<4>(0) == self.i_or.val() {
+                self.ctl_o.next.arith = self.a_or.val();
+            } else if self.op_i.val().get_bits::<4>(0) == self.i_xor.val() {
+                self.ctl_o.next.arith = self.a_xor.val();
+            }
+        }
+    }
+}
+
 /// `pisa_sg_reduce_leaf`: one lane's key and flags.
+///
+/// Every key transform is the operand, or its negation (integer `absmax` of a negative value),
+/// XORed with a mask that is constant over four segments of the word — bits 14:0, 15, 30:16 and
+/// 31 — and depends only on the controls and the two sign bits: one LUT per key bit after the
+/// negation's carry chain, its mask bit formed from narrow inputs beside it. (The if-chain over
+/// the forms it replaces mapped to three or four LUT levels per bit.) The mask per segment:
+///
+/// | form | 14:0 | 15 | 30:16 | 31 |
+/// |---|---|---|---|---|
+/// | sum/and/or/xor, unsigned min/max | 0 | 0 | 0 | 0 |
+/// | f32 | s | s | s | a ? !x31 : 1 |
+/// | f16x2 / bf16x2 / 16-bit float | l | a ? !x15 : 1 | h | a ? !x31 : 1 |
+/// | signed 32 / 16 | 0 | 0 / 1 | 0 | 1 / 0 |
+/// | integer absmax | 0 | 0 | 0 | 0 (negated when negative) |
+///
+/// (`a`: absmax, whose magnitude clears the sign bits; `s = h = !a && x31`, `l = !a && x15`:
+/// a negative float inverts its magnitude bits.) For max every mask bit is inverted, so the
+/// nodes always keep the smaller key.
 #[derive(LogicBlock)]
 pub struct ReduceLeaf {
     pub x_i: Signal<In, Bits<32>>,
@@ -105,30 +237,39 @@ pub struct ReduceLeaf {
     pub ctl_i: Signal<In, RedCtl>,
     pub leaf_o: Signal<Out, RedNode>,
     one: Constant<Bits<32>>,
+    zero: Constant<Bits<32>>,
     mag32: Constant<Bits<32>>,
     inf32: Constant<Bits<32>>,
-    sign32: Constant<Bits<32>>,
-    ones32: Constant<Bits<32>>,
-    mag16x2: Constant<Bits<32>>,
     mag_lo: Constant<Bits<32>>,
     mag_hi: Constant<Bits<32>>,
     hf_inf_lo: Constant<Bits<32>>,
     hf_inf_hi: Constant<Bits<32>>,
     bf_inf_lo: Constant<Bits<32>>,
     bf_inf_hi: Constant<Bits<32>>,
-    sign16: Constant<Bits<32>>,
-    /// XOR masks of the 16-bit key transform, by (high sign, low sign).
-    flip_nn: Constant<Bits<32>>,
-    flip_np: Constant<Bits<32>>,
-    flip_pn: Constant<Bits<32>>,
-    flip_pp: Constant<Bits<32>>,
+    /// The four mask segments as words.
+    seg_lo: Constant<Bits<32>>,
+    seg_15: Constant<Bits<32>>,
+    seg_hi: Constant<Bits<32>>,
+    seg_31: Constant<Bits<32>>,
     neg: Signal<Local, Bits<32>>,
-    v: Signal<Local, Bits<32>>,
     nan_lo: Signal<Local, Bit>,
     nan_hi: Signal<Local, Bit>,
     nan32: Signal<Local, Bit>,
-    /// The order key (inverted on `leaf_o` for max).
-    key: Signal<Local, Bits<32>>,
+    /// A negative float (sign bit set, not absmax) in the high / low half.
+    s_hi: Signal<Local, Bit>,
+    s_lo: Signal<Local, Bit>,
+    /// The mask bit of each segment (before the inversion for max), and whether the key starts
+    /// from the negation.
+    m_lo: Signal<Local, Bit>,
+    m_15: Signal<Local, Bit>,
+    m_hi: Signal<Local, Bit>,
+    m_31: Signal<Local, Bit>,
+    use_neg: Signal<Local, Bit>,
+    w_lo: Signal<Local, Bits<32>>,
+    w_15: Signal<Local, Bits<32>>,
+    w_hi: Signal<Local, Bits<32>>,
+    w_31: Signal<Local, Bits<32>>,
+    base: Signal<Local, Bits<32>>,
 }
 
 impl Default for ReduceLeaf {
@@ -139,28 +280,35 @@ impl Default for ReduceLeaf {
             ctl_i: Default::default(),
             leaf_o: Default::default(),
             one: k32(1),
+            zero: k32(0),
             mag32: k32(0x7FFF_FFFF),
             inf32: k32(0x7F80_0000),
-            sign32: k32(0x8000_0000),
-            ones32: k32(0xFFFF_FFFF),
-            mag16x2: k32(0x7FFF_7FFF),
             mag_lo: k32(0x0000_7FFF),
             mag_hi: k32(0x7FFF_0000),
             hf_inf_lo: k32(0x0000_7C00),
             hf_inf_hi: k32(0x7C00_0000),
             bf_inf_lo: k32(0x0000_7F80),
             bf_inf_hi: k32(0x7F80_0000),
-            sign16: k32(0x0000_8000),
-            flip_nn: k32(0xFFFF_FFFF),
-            flip_np: k32(0xFFFF_8000),
-            flip_pn: k32(0x8000_FFFF),
-            flip_pp: k32(0x8000_8000),
+            seg_lo: k32(0x0000_7FFF),
+            seg_15: k32(0x0000_8000),
+            seg_hi: k32(0x7FFF_0000),
+            seg_31: k32(0x8000_0000),
             neg: Default::default(),
-            v: Default::default(),
             nan_lo: Default::default(),
             nan_hi: Default::default(),
             nan32: Default::default(),
-            key: Default::default(),
+            s_hi: Default::default(),
+            s_lo: Default::default(),
+            m_lo: Default::default(),
+            m_15: Default::default(),
+            m_hi: Default::default(),
+            m_31: Default::default(),
+            use_neg: Default::default(),
+            w_lo: Default::default(),
+            w_15: Default::default(),
+            w_hi: Default::default(),
+            w_31: Default::default(),
+            base: Default::default(),
         }
     }
 }
@@ -169,16 +317,7 @@ impl Logic for ReduceLeaf {
     #[hdl_gen]
     fn update(&mut self) {
         self.neg.next = !self.x_i.val() + self.one.val();
-        // the value to order: the magnitude for absmax
-        if self.ctl_i.val().abs && self.ctl_i.val().flt && self.ctl_i.val().split {
-            self.v.next = self.x_i.val() & self.mag16x2.val();
-        } else if self.ctl_i.val().abs && self.ctl_i.val().flt {
-            self.v.next = self.x_i.val() & self.mag32.val();
-        } else {
-            self.v.next = self.x_i.val();
-        }
-        // NaN tests on the input itself: the magnitude masks clear the sign bits that `v` may
-        // clear, so the compare chains start at the operand register, not after `v`'s mux
+        // NaN tests on the operand (the magnitude masks ignore the sign bits)
         self.nan32.next = (self.x_i.val() & self.mag32.val()) > self.inf32.val();
         if self.ctl_i.val().bf {
             self.nan_lo.next = (self.x_i.val() & self.mag_lo.val()) > self.bf_inf_lo.val();
@@ -187,58 +326,76 @@ impl Logic for ReduceLeaf {
             self.nan_lo.next = (self.x_i.val() & self.mag_lo.val()) > self.hf_inf_lo.val();
             self.nan_hi.next = (self.x_i.val() & self.mag_hi.val()) > self.hf_inf_hi.val();
         }
+        // flags: a participating value; for floats, NaN or not per half
         self.leaf_o.next.vlo = self.part_i.val();
         self.leaf_o.next.vhi = self.part_i.val();
         self.leaf_o.next.nlo = false;
         self.leaf_o.next.nhi = false;
-        if !self.ctl_i.val().minmax {
-            self.key.next = self.x_i.val();
-        } else if self.ctl_i.val().flt && !self.ctl_i.val().split {
-            // binary32 order key
-            if self.v.val().get_bit(31) {
-                self.key.next = self.v.val() ^ self.ones32.val();
-            } else {
-                self.key.next = self.v.val() ^ self.sign32.val();
-            }
+        if self.ctl_i.val().minmax && self.ctl_i.val().flt && !self.ctl_i.val().split {
             self.leaf_o.next.vlo = self.part_i.val() && !self.nan32.val();
             self.leaf_o.next.vhi = self.part_i.val() && !self.nan32.val();
             self.leaf_o.next.nlo = self.part_i.val() && self.nan32.val();
             self.leaf_o.next.nhi = self.part_i.val() && self.nan32.val();
-        } else if self.ctl_i.val().flt {
-            // two 16-bit order keys
-            if self.v.val().get_bit(31) && self.v.val().get_bit(15) {
-                self.key.next = self.v.val() ^ self.flip_nn.val();
-            } else if self.v.val().get_bit(31) {
-                self.key.next = self.v.val() ^ self.flip_np.val();
-            } else if self.v.val().get_bit(15) {
-                self.key.next = self.v.val() ^ self.flip_pn.val();
-            } else {
-                self.key.next = self.v.val() ^ self.flip_pp.val();
-            }
+        } else if self.ctl_i.val().minmax && self.ctl_i.val().flt {
             self.leaf_o.next.vlo = self.part_i.val() && !self.nan_lo.val();
             self.leaf_o.next.vhi = self.part_i.val() && !self.nan_hi.val();
             self.leaf_o.next.nlo = self.part_i.val() && self.nan_lo.val();
             self.leaf_o.next.nhi = self.part_i.val() && self.nan_hi.val();
+        }
+        // the mask per segment (see the table above)
+        self.s_hi.next = !self.ctl_i.val().abs && self.x_i.val().get_bit(31);
+        self.s_lo.next = !self.ctl_i.val().abs && self.x_i.val().get_bit(15);
+        self.m_lo.next = false;
+        self.m_15.next = false;
+        self.m_hi.next = false;
+        self.m_31.next = false;
+        self.use_neg.next = false;
+        if !self.ctl_i.val().minmax {
+            self.m_lo.next = false;
+        } else if self.ctl_i.val().flt && !self.ctl_i.val().split {
+            self.m_lo.next = self.s_hi.val();
+            self.m_15.next = self.s_hi.val();
+            self.m_hi.next = self.s_hi.val();
+            self.m_31.next = !self.ctl_i.val().abs || !self.x_i.val().get_bit(31);
+        } else if self.ctl_i.val().flt {
+            self.m_lo.next = self.s_lo.val();
+            self.m_15.next = !self.ctl_i.val().abs || !self.x_i.val().get_bit(15);
+            self.m_hi.next = self.s_hi.val();
+            self.m_31.next = !self.ctl_i.val().abs || !self.x_i.val().get_bit(31);
         } else if self.ctl_i.val().abs {
-            // integer magnitude: |x| of 32 bits, or of the low 16 bits (the low half of -x)
-            if (self.ctl_i.val().split && self.x_i.val().get_bit(15)) || (!self.ctl_i.val().split && self.x_i.val().get_bit(31)) {
-                self.key.next = self.neg.val();
-            } else {
-                self.key.next = self.x_i.val();
-            }
-        } else if self.ctl_i.val().signed && self.ctl_i.val().split {
-            self.key.next = self.x_i.val() ^ self.sign16.val();
+            self.use_neg.next = (self.ctl_i.val().split && self.x_i.val().get_bit(15))
+                || (!self.ctl_i.val().split && self.x_i.val().get_bit(31));
         } else if self.ctl_i.val().signed {
-            self.key.next = self.x_i.val() ^ self.sign32.val();
-        } else {
-            self.key.next = self.x_i.val();
+            self.m_15.next = self.ctl_i.val().split;
+            self.m_31.next = !self.ctl_i.val().split;
         }
-        // max keeps the larger key: invert every key, so the nodes always keep the smaller one
-        if self.ctl_i.val().minmax && self.ctl_i.val().max {
-            self.leaf_o.next.val = self.key.val() ^ self.ones32.val();
+        // max keeps the larger key: invert every mask bit, so the nodes always keep the smaller one
+        if self.m_lo.val() ^ (self.ctl_i.val().minmax && self.ctl_i.val().max) {
+            self.w_lo.next = self.seg_lo.val();
         } else {
-            self.leaf_o.next.val = self.key.val();
+            self.w_lo.next = self.zero.val();
         }
+        if self.m_15.val() ^ (self.ctl_i.val().minmax && self.ctl_i.val().max) {
+            self.w_15.next = self.seg_15.val();
+        } else {
+            self.w_15.next = self.zero.val();
+        }
+        if self.m_hi.val() ^ (self.ctl_i.val().minmax && self.ctl_i.val().max) {
+            self.w_hi.next = self.seg_hi.val();
+        } else {
+            self.w_hi.next = self.zero.val();
+        }
+        if self.m_31.val() ^ (self.ctl_i.val().minmax && self.ctl_i.val().max) {
+            self.w_31.next = self.seg_31.val();
+        } else {
+            self.w_31.next = self.zero.val();
+        }
+        if self.use_neg.val() {
+            self.base.next = self.neg.val();
+        } else {
+            self.base.next = self.x_i.val();
+        }
+        self.leaf_o.next.val = self.base.val() ^ (self.w_lo.val() | self.w_15.val() | self.w_hi.val() | self.w_31.val());
     }
 }
 
@@ -638,26 +795,8 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     pub part_i: Signal<In, Bits<N>>,
     pub src0_i: Signal<In, Bits<W>>,
     pub result_o: Signal<Out, Bits<32>>,
-    class_fred: Constant<Bits<2>>,
-    f_min: Constant<Bits<2>>,
-    f_absmax: Constant<Bits<2>>,
-    t_f: Constant<Bits<3>>,
-    t_hf: Constant<Bits<3>>,
-    t_bf: Constant<Bits<3>>,
-    t_bfx2: Constant<Bits<3>>,
-    i_sum: Constant<Bits<4>>,
-    i_smin: Constant<Bits<4>>,
-    i_smax: Constant<Bits<4>>,
-    i_umax: Constant<Bits<4>>,
-    i_and: Constant<Bits<4>>,
-    i_or: Constant<Bits<4>>,
-    i_xor: Constant<Bits<4>>,
-    i_absmax: Constant<Bits<4>>,
-    a_sum: Constant<Bits<2>>,
-    a_and: Constant<Bits<2>>,
-    a_or: Constant<Bits<2>>,
-    a_xor: Constant<Bits<2>>,
-    ctl: Signal<Local, RedCtl>,
+    /// The decoders of `op_i`, one per four leaves (`dec[i / 4]` feeds leaf `i`'s controls).
+    dec: Vec<ReduceDecode>,
     /// Operands and controls after the optional register at boundary 0.
     s0q: Signal<Local, Bits<W>>,
     p0q: Signal<Local, Bits<N>>,
@@ -695,6 +834,15 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     rc2: Vec<PipeReg<RedCtl>>,
     rc3: Vec<PipeReg<RedCtl>>,
     rc4: Vec<PipeReg<RedCtl>>,
+    /// With `"pick"`: level `b`'s pick registers and the controls' copies beside them.
+    p1: Vec<PipeReg<RedNode>>,
+    p2: Vec<PipeReg<RedNode>>,
+    p3: Vec<PipeReg<RedNode>>,
+    p4: Vec<PipeReg<RedNode>>,
+    pc1: Vec<PipeReg<RedCtl>>,
+    pc2: Vec<PipeReg<RedCtl>>,
+    pc3: Vec<PipeReg<RedCtl>>,
+    pc4: Vec<PipeReg<RedCtl>>,
     /// Leaf values and controls after the optional `front` register.
     lfq: Vec<Signal<Local, RedNode>>,
     cfq: Vec<Signal<Local, RedCtl>>,
@@ -705,6 +853,10 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     /// stays with the last node).
     last: Signal<Local, RedPair>,
     lastc: Signal<Local, RedCtl>,
+    /// With `"pick"`: the last node's pair and controls registered before its pick.
+    rl: Vec<PipeReg<RedPair>>,
+    rlc: Vec<PipeReg<RedCtl>>,
+    lastcp: Signal<Local, RedCtl>,
     pickl: ReducePick,
     rx: Vec<PipeReg<RedNode>>,
     rxc: Vec<PipeReg<RedCtl>>,
@@ -712,8 +864,8 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     /// The optional `result` register after the root.
     rr: Vec<PipeReg<Bits<32>>>,
     stage: Param<[usize; 6]>,
-    /// `[front, result, root]` registers present (1) or not (0).
-    extra: Param<[usize; 3]>,
+    /// `[front, result, root, pick]` registers present (1) or not (0).
+    extra: Param<[usize; 4]>,
 }
 
 impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
@@ -726,9 +878,7 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
         let front = on(stages[FRONT]);
         let result = on(stages[RESULT]);
         let root = on(stages[ROOT]);
-        let c2 = |v: u64| Constant::<Bits<2>>::new(v.into());
-        let c3 = |v: u64| Constant::<Bits<3>>::new(v.into());
-        let c4 = |v: u64| Constant::<Bits<4>>::new(v.into());
+        let pick = on(stages[PICK]);
         let nodes = |b: usize| if b <= K { N >> b } else { 0 };
         let inner = |b: usize| if b < K { N >> b } else { 0 };
         let node_ctl = |b: usize| if b < K { N >> (b + 1) } else { 0 };
@@ -738,26 +888,7 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             part_i: Default::default(),
             src0_i: Default::default(),
             result_o: Default::default(),
-            class_fred: c2(1),
-            f_min: c2(0),
-            f_absmax: c2(2),
-            t_f: c3(0),
-            t_hf: c3(1),
-            t_bf: c3(2),
-            t_bfx2: c3(4),
-            i_sum: c4(0),
-            i_smin: c4(1),
-            i_smax: c4(2),
-            i_umax: c4(4),
-            i_and: c4(5),
-            i_or: c4(6),
-            i_xor: c4(7),
-            i_absmax: c4(8),
-            a_sum: c2(0),
-            a_and: c2(1),
-            a_or: c2(2),
-            a_xor: c2(3),
-            ctl: Default::default(),
+            dec: many(N >> 2),
             s0q: Default::default(),
             p0q: Default::default(),
             c0q: many(N),
@@ -790,19 +921,30 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             rc2: many(stage[2] * (N >> (2 + 1))),
             rc3: many(stage[3] * (N >> (3 + 1))),
             rc4: many(stage[4] * (N >> (4 + 1))),
+            p1: many(pick * stage[1] * (N >> 1)),
+            p2: many(pick * stage[2] * (N >> 2)),
+            p3: many(pick * stage[3] * (N >> 3)),
+            p4: many(pick * stage[4] * (N >> 4)),
+            pc1: many(pick * stage[1] * (N >> (1 + 1))),
+            pc2: many(pick * stage[2] * (N >> (2 + 1))),
+            pc3: many(pick * stage[3] * (N >> (3 + 1))),
+            pc4: many(pick * stage[4] * (N >> (4 + 1))),
             lfq: many(N),
             cfq: many(N >> 1),
             rf: many(front * N),
             rfc: many(front * (N >> 1)),
             last: Default::default(),
             lastc: Default::default(),
+            rl: many(pick),
+            rlc: many(pick),
+            lastcp: Default::default(),
             rx: many(root),
             rxc: many(root),
             pickl: Default::default(),
             root: Default::default(),
             rr: many(result),
             stage: Param(stage),
-            extra: Param([front, result, root]),
+            extra: Param([front, result, root, pick]),
         }
     }
 }
@@ -810,48 +952,8 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
 impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- decode (op_i layout: see pisa_model::op)
-        self.ctl.next.nanp = false;
-        self.ctl.next.bf = false;
-        self.ctl.next.signed = false;
-        self.ctl.next.abs = false;
-        self.ctl.next.arith = self.a_sum.val();
-        if self.op_i.val().get_bits::<2>(6) == self.class_fred.val() {
-            self.ctl.next.minmax = true;
-            self.ctl.next.flt = true;
-            self.ctl.next.max = self.op_i.val().get_bits::<2>(0) != self.f_min.val();
-            self.ctl.next.abs = self.op_i.val().get_bits::<2>(0) == self.f_absmax.val();
-            self.ctl.next.nanp = self.op_i.val().get_bit(2);
-            self.ctl.next.split = self.op_i.val().get_bits::<3>(3) != self.t_f.val();
-            self.ctl.next.bf = (self.op_i.val().get_bits::<3>(3) == self.t_bf.val())
-                || (self.op_i.val().get_bits::<3>(3) == self.t_bfx2.val());
-            self.ctl.next.w16 = (self.op_i.val().get_bits::<3>(3) == self.t_hf.val())
-                || (self.op_i.val().get_bits::<3>(3) == self.t_bf.val());
-        } else {
-            self.ctl.next.flt = false;
-            self.ctl.next.w16 = self.op_i.val().get_bit(4);
-            self.ctl.next.minmax = (self.op_i.val().get_bits::<4>(0) != self.i_sum.val())
-                && (self.op_i.val().get_bits::<4>(0) != self.i_and.val())
-                && (self.op_i.val().get_bits::<4>(0) != self.i_or.val())
-                && (self.op_i.val().get_bits::<4>(0) != self.i_xor.val());
-            self.ctl.next.split = self.op_i.val().get_bit(4)
-                && (self.op_i.val().get_bits::<4>(0) != self.i_sum.val())
-                && (self.op_i.val().get_bits::<4>(0) != self.i_and.val())
-                && (self.op_i.val().get_bits::<4>(0) != self.i_or.val())
-                && (self.op_i.val().get_bits::<4>(0) != self.i_xor.val());
-            self.ctl.next.max = (self.op_i.val().get_bits::<4>(0) == self.i_smax.val())
-                || (self.op_i.val().get_bits::<4>(0) == self.i_umax.val())
-                || (self.op_i.val().get_bits::<4>(0) == self.i_absmax.val());
-            self.ctl.next.signed = (self.op_i.val().get_bits::<4>(0) == self.i_smin.val())
-                || (self.op_i.val().get_bits::<4>(0) == self.i_smax.val());
-            self.ctl.next.abs = self.op_i.val().get_bits::<4>(0) == self.i_absmax.val();
-            if self.op_i.val().get_bits::<4>(0) == self.i_and.val() {
-                self.ctl.next.arith = self.a_and.val();
-            } else if self.op_i.val().get_bits::<4>(0) == self.i_or.val() {
-                self.ctl.next.arith = self.a_or.val();
-            } else if self.op_i.val().get_bits::<4>(0) == self.i_xor.val() {
-                self.ctl.next.arith = self.a_xor.val();
-            }
+        for g in 0..(N >> 2) {
+            self.dec[g].op_i.next = self.op_i.val();
         }
         // ---- boundary 0: operands and controls, registered before the leaves
         for r in 0..self.stage.0[0] {
@@ -863,7 +965,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.p0q.next = self.r0p[r].q_o.val();
             for i in 0..N {
                 self.r0c[i].clk_i.next = self.clk_i.val();
-                self.r0c[i].d_i.next = self.ctl.val();
+                self.r0c[i].d_i.next = self.dec[i / 4].ctl_o.val();
                 self.c0q[i].next = self.r0c[i].q_o.val();
             }
         }
@@ -871,7 +973,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.s0q.next = self.src0_i.val();
             self.p0q.next = self.part_i.val();
             for i in 0..N {
-                self.c0q[i].next = self.ctl.val();
+                self.c0q[i].next = self.dec[i / 4].ctl_o.val();
             }
         }
         // ---- leaves
@@ -912,12 +1014,31 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.r1[j].clk_i.next = self.clk_i.val();
                 self.r1[j].d_i.next = self.n1[j].out_o.val();
                 self.pick1[j].pair_i.next = self.r1[j].q_o.val();
-                self.lq1[j].next = self.pick1[j].val_o.val();
             }
             for j in 0..(N >> (1 + 1)) {
                 self.rc1[j].clk_i.next = self.clk_i.val();
                 self.rc1[j].d_i.next = self.cfq[2 * j].val();
-                self.cq1[j].next = self.rc1[j].q_o.val();
+            }
+            // with "pick": the pick's own register, and the controls' copy beside it
+            for _p in 0..self.extra.0[3] {
+                for j in 0..(N >> 1) {
+                    self.p1[j].clk_i.next = self.clk_i.val();
+                    self.p1[j].d_i.next = self.pick1[j].val_o.val();
+                    self.lq1[j].next = self.p1[j].q_o.val();
+                }
+                for j in 0..(N >> (1 + 1)) {
+                    self.pc1[j].clk_i.next = self.clk_i.val();
+                    self.pc1[j].d_i.next = self.rc1[j].q_o.val();
+                    self.cq1[j].next = self.pc1[j].q_o.val();
+                }
+            }
+            for _q in 0..(1 - self.extra.0[3]) {
+                for j in 0..(N >> 1) {
+                    self.lq1[j].next = self.pick1[j].val_o.val();
+                }
+                for j in 0..(N >> (1 + 1)) {
+                    self.cq1[j].next = self.rc1[j].q_o.val();
+                }
             }
         }
         for _e in 0..(1 - self.stage.0[1]) {
@@ -940,12 +1061,31 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.r2[j].clk_i.next = self.clk_i.val();
                 self.r2[j].d_i.next = self.n2[j].out_o.val();
                 self.pick2[j].pair_i.next = self.r2[j].q_o.val();
-                self.lq2[j].next = self.pick2[j].val_o.val();
             }
             for j in 0..(N >> (2 + 1)) {
                 self.rc2[j].clk_i.next = self.clk_i.val();
                 self.rc2[j].d_i.next = self.cq1[2 * j].val();
-                self.cq2[j].next = self.rc2[j].q_o.val();
+            }
+            // with "pick": the pick's own register, and the controls' copy beside it
+            for _p in 0..self.extra.0[3] {
+                for j in 0..(N >> 2) {
+                    self.p2[j].clk_i.next = self.clk_i.val();
+                    self.p2[j].d_i.next = self.pick2[j].val_o.val();
+                    self.lq2[j].next = self.p2[j].q_o.val();
+                }
+                for j in 0..(N >> (2 + 1)) {
+                    self.pc2[j].clk_i.next = self.clk_i.val();
+                    self.pc2[j].d_i.next = self.rc2[j].q_o.val();
+                    self.cq2[j].next = self.pc2[j].q_o.val();
+                }
+            }
+            for _q in 0..(1 - self.extra.0[3]) {
+                for j in 0..(N >> 2) {
+                    self.lq2[j].next = self.pick2[j].val_o.val();
+                }
+                for j in 0..(N >> (2 + 1)) {
+                    self.cq2[j].next = self.rc2[j].q_o.val();
+                }
             }
         }
         for _e in 0..(on(K > 2) - self.stage.0[2]) {
@@ -968,12 +1108,31 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.r3[j].clk_i.next = self.clk_i.val();
                 self.r3[j].d_i.next = self.n3[j].out_o.val();
                 self.pick3[j].pair_i.next = self.r3[j].q_o.val();
-                self.lq3[j].next = self.pick3[j].val_o.val();
             }
             for j in 0..(N >> (3 + 1)) {
                 self.rc3[j].clk_i.next = self.clk_i.val();
                 self.rc3[j].d_i.next = self.cq2[2 * j].val();
-                self.cq3[j].next = self.rc3[j].q_o.val();
+            }
+            // with "pick": the pick's own register, and the controls' copy beside it
+            for _p in 0..self.extra.0[3] {
+                for j in 0..(N >> 3) {
+                    self.p3[j].clk_i.next = self.clk_i.val();
+                    self.p3[j].d_i.next = self.pick3[j].val_o.val();
+                    self.lq3[j].next = self.p3[j].q_o.val();
+                }
+                for j in 0..(N >> (3 + 1)) {
+                    self.pc3[j].clk_i.next = self.clk_i.val();
+                    self.pc3[j].d_i.next = self.rc3[j].q_o.val();
+                    self.cq3[j].next = self.pc3[j].q_o.val();
+                }
+            }
+            for _q in 0..(1 - self.extra.0[3]) {
+                for j in 0..(N >> 3) {
+                    self.lq3[j].next = self.pick3[j].val_o.val();
+                }
+                for j in 0..(N >> (3 + 1)) {
+                    self.cq3[j].next = self.rc3[j].q_o.val();
+                }
             }
         }
         for _e in 0..(on(K > 3) - self.stage.0[3]) {
@@ -996,12 +1155,31 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.r4[j].clk_i.next = self.clk_i.val();
                 self.r4[j].d_i.next = self.n4[j].out_o.val();
                 self.pick4[j].pair_i.next = self.r4[j].q_o.val();
-                self.lq4[j].next = self.pick4[j].val_o.val();
             }
             for j in 0..(N >> (4 + 1)) {
                 self.rc4[j].clk_i.next = self.clk_i.val();
                 self.rc4[j].d_i.next = self.cq3[2 * j].val();
-                self.cq4[j].next = self.rc4[j].q_o.val();
+            }
+            // with "pick": the pick's own register, and the controls' copy beside it
+            for _p in 0..self.extra.0[3] {
+                for j in 0..(N >> 4) {
+                    self.p4[j].clk_i.next = self.clk_i.val();
+                    self.p4[j].d_i.next = self.pick4[j].val_o.val();
+                    self.lq4[j].next = self.p4[j].q_o.val();
+                }
+                for j in 0..(N >> (4 + 1)) {
+                    self.pc4[j].clk_i.next = self.clk_i.val();
+                    self.pc4[j].d_i.next = self.rc4[j].q_o.val();
+                    self.cq4[j].next = self.pc4[j].q_o.val();
+                }
+            }
+            for _q in 0..(1 - self.extra.0[3]) {
+                for j in 0..(N >> 4) {
+                    self.lq4[j].next = self.pick4[j].val_o.val();
+                }
+                for j in 0..(N >> (4 + 1)) {
+                    self.cq4[j].next = self.rc4[j].q_o.val();
+                }
             }
         }
         for _e in 0..(on(K > 4) - self.stage.0[4]) {
@@ -1036,19 +1214,31 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.last.next = self.n5[0].out_o.val();
             self.lastc.next = self.cq4[0].val();
         }
-        self.pickl.pair_i.next = self.last.val();
+        // with "pick": a register before the last node's pick
+        for r in 0..self.extra.0[3] {
+            self.rl[r].clk_i.next = self.clk_i.val();
+            self.rl[r].d_i.next = self.last.val();
+            self.pickl.pair_i.next = self.rl[r].q_o.val();
+            self.rlc[r].clk_i.next = self.clk_i.val();
+            self.rlc[r].d_i.next = self.lastc.val();
+            self.lastcp.next = self.rlc[r].q_o.val();
+        }
+        for _e in 0..(1 - self.extra.0[3]) {
+            self.pickl.pair_i.next = self.last.val();
+            self.lastcp.next = self.lastc.val();
+        }
         // ---- optional `root` register between the last node's pick and the root
         for r in 0..self.extra.0[2] {
             self.rx[r].clk_i.next = self.clk_i.val();
             self.rx[r].d_i.next = self.pickl.val_o.val();
             self.rxc[r].clk_i.next = self.clk_i.val();
-            self.rxc[r].d_i.next = self.lastc.val();
+            self.rxc[r].d_i.next = self.lastcp.val();
             self.root.root_i.next = self.rx[r].q_o.val();
             self.root.ctl_i.next = self.rxc[r].q_o.val();
         }
         for _e in 0..(1 - self.extra.0[2]) {
             self.root.root_i.next = self.pickl.val_o.val();
-            self.root.ctl_i.next = self.lastc.val();
+            self.root.ctl_i.next = self.lastcp.val();
         }
         // ---- optional `result` register after the root
         for r in 0..self.extra.0[1] {

@@ -23,11 +23,16 @@
 //! `pipeline_extra = ["result"]` the unit, not the reduction, holds the reduction's result
 //! register, as one copy per four lanes (and the index likewise), so no flip-flop drives the
 //! output mux of every lane.
+//! With `pipeline_extra = ["front"]` the priority encoder reads the participation mask from the
+//! `front` register (its index is not needed before the output mux), so its tree starts at a
+//! register beside it, not at the unit's ports. With `pipeline_extra = ["pick"]` the reduction
+//! takes `config::pick_cycles` more cycles; the unit delays the crossbar's result, the class
+//! copies, the controls and valid by as many registers before the output side.
 
 use rust_hdl::prelude::*;
 use seq_macro::seq;
 
-use crate::config::{reduce_stages_in_unit, Stages, FRONT, RESULT, ROOT};
+use crate::config::{pick_cycles, reduce_stages_in_unit, Stages, FRONT, RESULT, ROOT};
 use crate::lzc::Lzc;
 use crate::prims::{many, on, Param, PipeReg, ValidReg};
 use crate::reduce::Reduce;
@@ -106,7 +111,8 @@ macro_rules! unit {
             cls: Signal<Local, Bits<2>>,
             /// Controls at the front, and after the optional register at boundary `b < K`
             /// (`cq[0]`: after boundary 0, before tree level 1).
-            c0: Signal<Local, $ctl>,
+            /// (`c0`: the lanes that will write, as decoded at the front.)
+            c0: Signal<Local, Bits<$n>>,
             creg0: Vec<PipeReg<$ctl>>,
             vreg0: Vec<ValidReg>,
             cq: Vec<Signal<Local, $ctl>>,
@@ -129,7 +135,10 @@ macro_rules! unit {
             cregx: Vec<PipeReg<$ctl>>,
             kregx: Vec<PipeReg<Bits<2>>>,
             vregx: Vec<ValidReg>,
-            cregf: Vec<PipeReg<$ctl>>,
+            /// With `front`: the lanes that write, and the participation mask the priority encoder
+            /// reads in the next cycle (its input comes from this register, not the ports).
+            cregf: Vec<PipeReg<Bits<$n>>>,
+            lzcq: Vec<PipeReg<Bits<$n>>>,
             kregf: Vec<PipeReg<Bits<2>>>,
             vregf: Vec<ValidReg>,
             /// Lanes that write, class (four copies per lane, one per byte: `kr[4 * lane + s]`),
@@ -144,6 +153,23 @@ macro_rules! unit {
             idxq: Vec<Signal<Local, Bits<32>>>,
             rres: Vec<PipeReg<Bits<32>>>,
             ridx: Vec<PipeReg<Bits<32>>>,
+            /// With `"pick"`: the crossbar's result (`xd[p * N + i]`), the class (`kd`), the
+            /// controls (`cd`) and valid (`vd`) entering delay register `p` (of `pk`).
+            xd: Vec<Signal<Local, Bits<32>>>,
+            kd: Vec<Signal<Local, Bits<2>>>,
+            cd: Vec<Signal<Local, $ctl>>,
+            vd: Vec<Signal<Local, Bit>>,
+            xdr: Vec<PipeReg<Bits<32>>>,
+            kdr: Vec<PipeReg<Bits<2>>>,
+            cdr: Vec<PipeReg<$ctl>>,
+            vdr: Vec<ValidReg>,
+            /// The delayed values the output side reads (the chain's end).
+            xo: Vec<Signal<Local, Bits<32>>>,
+            ko: Vec<Signal<Local, Bits<2>>>,
+            co: Signal<Local, $ctl>,
+            vo: Signal<Local, Bit>,
+            /// `[pk, pk > 0]`.
+            pk: Param<[usize; 2]>,
             /// Output mux per lane and byte copy; `byte[s]` = 0xff << 8s keeps byte `s` of copy `s`.
             oc: Vec<Signal<Local, Bits<32>>>,
             byte: Vec<Constant<Bits<32>>>,
@@ -174,6 +200,7 @@ macro_rules! unit {
                 let front = on(stages[FRONT]);
                 let result = on(stages[RESULT]);
                 let root = on(stages[ROOT]);
+                let pk = pick_cycles(stages, $k);
                 $unit {
                     clk_i: Default::default(),
                     rst_ni: Default::default(),
@@ -223,6 +250,7 @@ macro_rules! unit {
                     kregx: many(root),
                     vregx: many(root),
                     cregf: many(front),
+                    lzcq: many(front),
                     kregf: many(front),
                     vregf: many(front),
                     wr: Default::default(),
@@ -231,6 +259,19 @@ macro_rules! unit {
                     idxq: many($n >> 2),
                     rres: many(result * ($n >> 2)),
                     ridx: many(result * ($n >> 2)),
+                    xd: many(pk.max(1) * $n),
+                    kd: many(pk.max(1) * $n),
+                    cd: many(pk.max(1)),
+                    vd: many(pk.max(1)),
+                    xdr: many(pk * $n),
+                    kdr: many(pk * $n),
+                    cdr: many(pk),
+                    vdr: many(pk),
+                    xo: many($n),
+                    ko: many($n),
+                    co: Default::default(),
+                    vo: Default::default(),
+                    pk: Param([pk, on(pk > 0)]),
                     oc: many(4 * $n),
                     byte: (0..4).map(|s| c(0xffu64 << (8 * s))).collect(),
                     vr: Default::default(),
@@ -293,21 +334,23 @@ macro_rules! unit {
                 self.reduce.op_i.next = self.op_i.val();
                 self.reduce.part_i.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
                 self.reduce.src0_i.next = self.src0_i.val();
-                self.lzc.bits_i.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
                 // ---- controls at the front
-                self.c0.next.idx = self.lzc.idx_o.val();
                 if (self.cls.val() == self.c_shfl.val()) || (self.cls.val() == self.c_red.val()) {
-                    self.c0.next.wen = self.part.val();
+                    self.c0.next = self.part.val();
                 } else if self.cls.val() == self.c_rfi.val() {
-                    self.c0.next.wen = self.activemask_i.val();
+                    self.c0.next = self.activemask_i.val();
                 } else {
-                    self.c0.next.wen = self.no_lanes.val();
+                    self.c0.next = self.no_lanes.val();
                 }
                 // ---- optional `front` register
                 for r in 0..self.extra.0[0] {
                     self.cregf[r].clk_i.next = self.clk_i.val();
                     self.cregf[r].d_i.next = self.c0.val();
-                    self.c0f.next = self.cregf[r].q_o.val();
+                    self.c0f.next.wen = self.cregf[r].q_o.val();
+                    self.lzcq[r].clk_i.next = self.clk_i.val();
+                    self.lzcq[r].d_i.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
+                    self.lzc.bits_i.next = self.lzcq[r].q_o.val();
+                    self.c0f.next.idx = self.lzc.idx_o.val();
                     self.kregf[r].clk_i.next = self.clk_i.val();
                     self.kregf[r].d_i.next = self.cls.val();
                     self.clsf.next = self.kregf[r].q_o.val();
@@ -317,7 +360,9 @@ macro_rules! unit {
                     self.v0f.next = self.vregf[r].q_o.val();
                 }
                 for _e in 0..(1 - self.extra.0[0]) {
-                    self.c0f.next = self.c0.val();
+                    self.c0f.next.wen = self.c0.val();
+                    self.lzc.bits_i.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
+                    self.c0f.next.idx = self.lzc.idx_o.val();
                     self.clsf.next = self.cls.val();
                     self.v0f.next = self.valid_i.val();
                 }
@@ -466,43 +511,87 @@ macro_rules! unit {
                         self.kq[4 * $n + i].next = self.kq[3 * $n + i].val();
                     }
                 }
+                // ---- with "pick": the reduction's pick registers add `pk` cycles; the crossbar's
+                // result and the controls wait as long (entry p: after p registers)
+                for i in 0..$n {
+                    self.xd[i].next = self.xbar.dst_o[i].val();
+                    self.kd[i].next = self.kq[($k - 1) * $n + i].val();
+                }
+                self.cd[0].next = self.cq[$k - 1].val();
+                self.vd[0].next = self.vq[$k - 1].val();
+                for p in 1..self.pk.0[0] {
+                    for i in 0..$n {
+                        self.xd[p * $n + i].next = self.xdr[(p - 1) * $n + i].q_o.val();
+                        self.kd[p * $n + i].next = self.kdr[(p - 1) * $n + i].q_o.val();
+                    }
+                    self.cd[p].next = self.cdr[p - 1].q_o.val();
+                    self.vd[p].next = self.vdr[p - 1].q_o.val();
+                }
+                for p in 0..self.pk.0[0] {
+                    for i in 0..$n {
+                        self.xdr[p * $n + i].clk_i.next = self.clk_i.val();
+                        self.xdr[p * $n + i].d_i.next = self.xd[p * $n + i].val();
+                        self.kdr[p * $n + i].clk_i.next = self.clk_i.val();
+                        self.kdr[p * $n + i].d_i.next = self.kd[p * $n + i].val();
+                    }
+                    self.cdr[p].clk_i.next = self.clk_i.val();
+                    self.cdr[p].d_i.next = self.cd[p].val();
+                    self.vdr[p].clk_i.next = self.clk_i.val();
+                    self.vdr[p].rst_ni.next = self.rst_ni.val();
+                    self.vdr[p].d_i.next = self.vd[p].val();
+                    // the chain's end: the last iteration's value stands
+                    for i in 0..$n {
+                        self.xo[i].next = self.xdr[p * $n + i].q_o.val();
+                        self.ko[i].next = self.kdr[p * $n + i].q_o.val();
+                    }
+                    self.co.next = self.cdr[p].q_o.val();
+                    self.vo.next = self.vdr[p].q_o.val();
+                }
+                for _e in 0..(1 - self.pk.0[1]) {
+                    for i in 0..$n {
+                        self.xo[i].next = self.xd[i].val();
+                        self.ko[i].next = self.kd[i].val();
+                    }
+                    self.co.next = self.cd[0].val();
+                    self.vo.next = self.vd[0].val();
+                }
                 // ---- optional `result` register (after the last tree level)
                 for r in 0..self.extra.0[1] {
                     self.cregr[r].clk_i.next = self.clk_i.val();
-                    self.cregr[r].d_i.next = self.cq[$k - 1].val().wen;
+                    self.cregr[r].d_i.next = self.co.val().wen;
                     self.wr.next = self.cregr[r].q_o.val();
                     for g in 0..($n >> 2) {
                         self.rres[g].clk_i.next = self.clk_i.val();
                         self.rres[g].d_i.next = self.reduce.result_o.val();
                         self.resq[g].next = self.rres[g].q_o.val();
                         self.ridx[g].clk_i.next = self.clk_i.val();
-                        self.ridx[g].d_i.next = self.cq[$k - 1].val().idx;
+                        self.ridx[g].d_i.next = self.co.val().idx;
                         self.idxq[g].next = self.ridx[g].q_o.val();
                     }
                     for i in 0..$n {
                         for s in 0..4 {
                             self.kregr[4 * i + s].clk_i.next = self.clk_i.val();
-                            self.kregr[4 * i + s].d_i.next = self.kq[($k - 1) * $n + i].val();
+                            self.kregr[4 * i + s].d_i.next = self.ko[i].val();
                             self.kr[4 * i + s].next = self.kregr[4 * i + s].q_o.val();
                         }
                     }
                     self.vregr[r].clk_i.next = self.clk_i.val();
                     self.vregr[r].rst_ni.next = self.rst_ni.val();
-                    self.vregr[r].d_i.next = self.vq[$k - 1].val();
+                    self.vregr[r].d_i.next = self.vo.val();
                     self.vr.next = self.vregr[r].q_o.val();
                 }
                 for _e in 0..(1 - self.extra.0[1]) {
-                    self.wr.next = self.cq[$k - 1].val().wen;
+                    self.wr.next = self.co.val().wen;
                     for g in 0..($n >> 2) {
                         self.resq[g].next = self.reduce.result_o.val();
-                        self.idxq[g].next = self.cq[$k - 1].val().idx;
+                        self.idxq[g].next = self.co.val().idx;
                     }
                     for i in 0..$n {
                         for s in 0..4 {
-                            self.kr[4 * i + s].next = self.kq[($k - 1) * $n + i].val();
+                            self.kr[4 * i + s].next = self.ko[i].val();
                         }
                     }
-                    self.vr.next = self.vq[$k - 1].val();
+                    self.vr.next = self.vo.val();
                 }
                 // ---- output mux (controls of the last tree level), byte `s` of each lane switched
                 // by its own copy of the class
@@ -510,7 +599,7 @@ macro_rules! unit {
                     for j in 0..4 {
                         for s in 0..4 {
                             if self.kr[16 * g + 4 * j + s].val() == self.c_shfl.val() {
-                                self.oc[16 * g + 4 * j + s].next = self.xbar.dst_o[4 * g + j].val();
+                                self.oc[16 * g + 4 * j + s].next = self.xo[4 * g + j].val();
                             } else if self.kr[16 * g + 4 * j + s].val() == self.c_red.val() {
                                 self.oc[16 * g + 4 * j + s].next = self.resq[g].val();
                             } else {

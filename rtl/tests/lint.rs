@@ -111,6 +111,9 @@ fn extra_registers_are_lint_clean() {
         (16, "pipeline_extra = [\"result\"]"),
         (4, "pipeline_extra = [\"root\"]"),
         (32, "pipeline_at = [0, 1, 2, 3, 4, 5]\npipeline_extra = [\"front\", \"root\", \"result\"]"),
+        (4, "pipeline_extra = [\"pick\"]"),
+        (8, "pipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\", \"pick\"]"),
+        (16, "pipeline_at = [2, 4]\npipeline_extra = [\"pick\"]"),
     ] {
         let cfg = UnitConfig::from_toml(&format!("lanes = {lanes}\n{rest}\n"), "t").unwrap();
         let (dir, top) = emit(&cfg, BlockName::Unit);
@@ -118,7 +121,7 @@ fn extra_registers_are_lint_clean() {
         yosys(&dir, &top);
         let _ = std::fs::remove_dir_all(&dir);
     }
-    for rest in ["pipeline_extra = [\"front\"]", "pipeline_at = [1]\npipeline_extra = [\"root\", \"result\"]"] {
+    for rest in ["pipeline_extra = [\"front\"]", "pipeline_at = [1]\npipeline_extra = [\"root\", \"result\"]", "pipeline_extra = [\"pick\"]"] {
         let cfg = UnitConfig::from_toml(&format!("lanes = 8\n{rest}\n"), "t").unwrap();
         for block in [BlockName::Xbar, BlockName::Reduce] {
             let (dir, top) = emit(&cfg, block);

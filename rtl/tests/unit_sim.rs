@@ -135,6 +135,22 @@ fn extra_registers_off_the_tree_levels() {
     );
 }
 
+/// `"pick"`: a register after each level's pick and before the last node's pick; the unit delays
+/// the crossbar's result and the controls by as many cycles (alone: one cycle, the last node's).
+#[test]
+fn pick_registers_and_the_matching_delay() {
+    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"pick\"]", "t").unwrap(), 800);
+    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_at = [1]\npipeline_extra = [\"pick\", \"result\"]", "t").unwrap(), 800);
+    run!(
+        Unit8,
+        8,
+        256,
+        UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\", \"pick\"]", "t").unwrap(),
+        500
+    );
+    run!(Unit16, 16, 512, UnitConfig::from_toml("lanes = 16\npipeline_at = [2, 4]\npipeline_extra = [\"pick\", \"root\"]", "t").unwrap(), 200);
+}
+
 #[test]
 fn retimed_crossbar_every_register_position() {
     // 16 lanes with every boundary: the crossbar puts its four registers at boundary 0, after

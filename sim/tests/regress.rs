@@ -40,8 +40,9 @@ fn pipelined_32_lane_units_back_to_back_with_bubbles() {
     pass(&UnitConfig::new(32, 5).unwrap(), 100_000, 12);
 }
 
-/// The units of the QoR tables (`fpga/configs/*.toml`: every boundary plus the `front`, `root`
-/// and `result` registers), built into the co-simulation from the same files `pisa synth` reads.
+/// The units of the QoR tables (`fpga/configs/*.toml`: every boundary plus the `front`, `root`,
+/// `result` and `pick` registers), built into the co-simulation from the same files `pisa synth`
+/// reads.
 #[test]
 fn the_qor_units_with_every_extra_register() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../fpga/configs");
@@ -49,7 +50,7 @@ fn the_qor_units_with_every_extra_register() {
     for name in ["l32_qor.toml", "l8_qor.toml"] {
         let path = format!("{dir}/{name}");
         let cfg = UnitConfig::from_toml(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
-        assert_eq!(cfg.pipeline_extra.len(), 3, "{name}");
+        assert_eq!(cfg.pipeline_extra.len(), 4, "{name}");
         pass(&cfg, if cfg.lanes == 32 { 100_000 } else { 150_000 }, 30 + cfg.lanes as u64);
         seen += 1;
     }
