@@ -30,8 +30,8 @@
 //! - `"pick"`: gives each reduction node's output mux a cycle of its own — a register after the
 //!   pick of every tree level that has a stage register, and one before the last node's pick —
 //!   so a node's cycle is its route in, its compare chain and one LUT. It adds [`pick_cycles`]
-//!   cycles (not one), and the unit delays the crossbar's result and the controls to match.
-//!   `--block reduce` and `--block xbar` count only their own registers.
+//!   cycles (not one), and the unit delays the crossbar's result and the controls to match
+//!   (the crossbar itself has no pick register).
 
 use serde::{Deserialize, Serialize};
 

@@ -92,7 +92,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             (true, false) => "one cycle per stage boundary inside the tree and per pipeline_extra register".into(),
         };
         if cfg.stages()[PICK] {
-            text + " (\"pick\": one per tree level with a stage register and one before the last node's pick; the unit delays the crossbar's result as long)"
+            text + " (\"pick\" is the reduction's: one per tree level with a stage register and one before the last node's pick; the crossbar has none, the unit delays its result as long)"
         } else {
             text
         }
