@@ -412,7 +412,7 @@ mod tests {
     use super::{tree_registers, Stages};
 
     fn with(at: &[usize]) -> Stages {
-        let mut s = [false; 10];
+        let mut s = Stages::default();
         for &b in at {
             s[b] = true;
         }
