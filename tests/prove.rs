@@ -68,6 +68,15 @@ fn pick_pipeline_equals_the_combinational_unit() {
     assert!(out.contains("PASS  l8  unit pipeline=4 == unit pipeline=0, 4-cycle latency"), "{out}");
 }
 
+/// `"input"` and `"root"` beside the output register: the blocks' input registers (the opcode
+/// and the mask once per four lanes), one root per four lanes and the crossbar's participation
+/// lookup split at the root register; equal to the combinational unit over its 3-cycle latency.
+#[test]
+fn input_pipeline_equals_the_combinational_unit() {
+    let out = prove_pipeline("input", "lanes = 8\npipeline_at = [3]\npipeline_extra = [\"input\", \"root\"]\n");
+    assert!(out.contains("PASS  l8  unit pipeline=3 == unit pipeline=0, 3-cycle latency"), "{out}");
+}
+
 /// Simulates the (edited) reduction tree in `rtl` with iverilog on one input.
 fn rtl_reduce(rtl: &Path, op: u8, part: u32, src0: &[u32]) -> u32 {
     let mut bits = String::new();

@@ -21,8 +21,10 @@
 //!   registered; inBounds, the participation lookup and the select in the next cycle) and
 //!   registers the reduction's leaf values, ahead of boundary 0's place in each block;
 //! - `"root"`: registers the reduction's last node output before the root (so the root's key
-//!   decoding has a cycle of its own) and, in the crossbar, inBounds with the participation
-//!   lookup before the select (the select logic's second half in two cycles);
+//!   decoding has a cycle of its own; in the unit one per four lanes, each with its own root)
+//!   and, in the crossbar, inBounds with the participation lookup's first step (four quarter
+//!   lookups) before its second step and the select (the select logic's second half in two
+//!   cycles);
 //! - `"result"`: registers the crossbar's tree outputs and the reduction's result (after the
 //!   root) before the unit's output mux, so the mux and the broadcast of the reduction result
 //!   to every lane have a cycle of their own (in the unit, the result and the redfirstidx index
@@ -31,7 +33,11 @@
 //!   pick of every tree level that has a stage register, and one before the last node's pick —
 //!   so a node's cycle is its route in, its compare chain and one LUT. It adds [`pick_cycles`]
 //!   cycles (not one), and the unit delays the crossbar's result and the controls to match
-//!   (the crossbar itself has no pick register).
+//!   (the crossbar itself has no pick register);
+//! - `"input"`: registers the blocks' inputs at the ports (`src0`, `src1`, the masks, `valid`)
+//!   with the opcode and the participation mask as one copy per four lanes in the crossbar
+//!   and per decoder in the reduction, so no opcode bit is decoded once and routed to every
+//!   lane in the same cycle (each group decodes its own copy).
 
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +70,7 @@ pub enum Extra {
     Root,
     Result,
     Pick,
+    Input,
 }
 
 /// Index of the `"front"` register in [`UnitConfig::stages`].
@@ -74,10 +81,12 @@ pub const RESULT: usize = 7;
 pub const ROOT: usize = 8;
 /// Index of the `"pick"` registers in [`UnitConfig::stages`].
 pub const PICK: usize = 9;
+/// Index of the `"input"` register in [`UnitConfig::stages`].
+pub const INPUT: usize = 10;
 
 /// Which registers a configuration enables: `[b]` after tree level `b` (`b = 0`: before level
-/// 1), `[FRONT]`, `[RESULT]`, `[ROOT]`: the `pipeline_extra` registers.
-pub type Stages = [bool; 10];
+/// 1), `[FRONT]`, `[RESULT]`, `[ROOT]`, `[PICK]`, `[INPUT]`: the `pipeline_extra` registers.
+pub type Stages = [bool; 11];
 
 /// The registers of the reduction tree inside the unit: all of `stages` but `[RESULT]`, which the
 /// unit holds itself (the result as one copy per four lanes, beside the redfirstidx index).
@@ -189,11 +198,12 @@ impl UnitConfig {
     /// `stages()[FRONT]`, `stages()[ROOT]` and `stages()[RESULT]`: the `pipeline_extra` registers.
     pub fn stages(&self) -> Stages {
         let k = self.log2_lanes();
-        let mut s = [false; 10];
+        let mut s = Stages::default();
         s[FRONT] = self.pipeline_extra.contains(&Extra::Front);
         s[ROOT] = self.pipeline_extra.contains(&Extra::Root);
         s[RESULT] = self.pipeline_extra.contains(&Extra::Result);
         s[PICK] = self.pipeline_extra.contains(&Extra::Pick);
+        s[INPUT] = self.pipeline_extra.contains(&Extra::Input);
         match &self.pipeline_at {
             Some(at) => at.iter().for_each(|&b| s[b] = true),
             None => {
@@ -209,7 +219,7 @@ impl UnitConfig {
     /// Clock cycles from `valid_i` to `valid_o`.
     pub fn latency(&self) -> usize {
         let s = self.stages();
-        s[..PICK].iter().filter(|&&b| b).count() + pick_cycles(s, self.log2_lanes())
+        s[..PICK].iter().filter(|&&b| b).count() + usize::from(s[INPUT]) + pick_cycles(s, self.log2_lanes())
     }
 
     /// A short name: `l32_p2` (`_at3_5` when placed explicitly; `_front`, `_root`, `_result`
@@ -220,7 +230,7 @@ impl UnitConfig {
             Some(at) => format!("l{}_at{}", self.lanes, at.iter().map(|b| b.to_string()).collect::<Vec<_>>().join("_")),
         };
         let stages = self.stages();
-        let extra = [(FRONT, "_front"), (ROOT, "_root"), (RESULT, "_result"), (PICK, "_pick")].iter().filter(|(i, _)| stages[*i]).map(|(_, t)| *t);
+        let extra = [(FRONT, "_front"), (ROOT, "_root"), (RESULT, "_result"), (PICK, "_pick"), (INPUT, "_input")].iter().filter(|(i, _)| stages[*i]).map(|(_, t)| *t);
         base + &extra.collect::<String>()
     }
 }
@@ -233,6 +243,7 @@ impl Extra {
             Extra::Root => "root",
             Extra::Result => "result",
             Extra::Pick => "pick",
+            Extra::Input => "input",
         }
     }
 }
@@ -292,6 +303,10 @@ mod tests {
         let c = UnitConfig::from_toml("lanes = 8\npipeline_at = [2, 3]\npipeline_extra = [\"pick\", \"root\"]\n", "u.toml").unwrap();
         assert_eq!(c.latency(), 2 + 1 + 2);
         assert_eq!(UnitConfig::from_toml("pipeline_extra = [\"pick\"]\n", "u.toml").unwrap().latency(), 1);
+        // "input": one register at the blocks' ports
+        let c = UnitConfig::from_toml("lanes = 8\npipeline_at = [3]\npipeline_extra = [\"input\", \"pick\"]\n", "u.toml").unwrap();
+        assert_eq!((c.latency(), c.tag()), (1 + 1 + 1, "l8_at3_pick_input".to_string()));
+        assert!(c.stages()[INPUT] && !UnitConfig::default().stages()[INPUT]);
     }
 
     #[test]

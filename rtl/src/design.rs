@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use rust_hdl::prelude::*;
 
-use crate::config::{reduce_stages_in_unit, UnitConfig, FRONT, PICK, RESULT, ROOT};
+use crate::config::{reduce_stages_in_unit, UnitConfig, FRONT, INPUT, PICK, RESULT, ROOT};
 use crate::emit::{Design, EmitError, ModuleKind};
 use crate::lzc::Lzc;
 use crate::reduce::Reduce;
@@ -113,6 +113,9 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             if n < 32 {
                 waivers.push(("mask_i".into(), format!("mask_i is 32 bits wide like the PISA operand; a {n}-lane unit reads bits [{}:0]", n - 1)));
             }
+            if cfg.stages()[ROOT] {
+                waivers.push(("reduce_result_o".into(), "with `root` the unit reads the reduction's result once per four lanes (results_o, one root each); result_o is the block's own output".into()));
+            }
             if lat == 0 {
                 waivers.push(("rst_ni".into(), "the combinational configuration (pipeline = 0) has no register; rst_ni is kept so every configuration has the same ports".into()));
             }
@@ -127,7 +130,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             )
         }
         "xbar" => {
-            waivers.push(("src1_i".into(), SRC1_REASON.into()));
+            waivers.push(("src1_i|src1g".into(), SRC1_REASON.into()));
             (
                 w("shfl_xbar"),
                 hdr(
@@ -161,7 +164,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             // unit, `result` (the unit holds that one)
             let in_unit = top == BlockName::Unit;
             let own = if in_unit { reduce_stages_in_unit(cfg.stages()) } else { cfg.stages() };
-            if !(inner_stages || own[FRONT] || own[ROOT] || own[RESULT] || own[PICK]) {
+            if !(inner_stages || own[FRONT] || own[ROOT] || own[RESULT] || own[PICK] || own[INPUT]) {
                 waivers.push(("clk_i".into(), "no stage boundary lies inside the reduction tree in this configuration; the port is kept so every configuration has the same ports".into()));
             }
             (
@@ -227,7 +230,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             waivers.push(("ctl_i".into(), "the root reads only the decode fields of the control bundle".into()));
             (w("reduce_root"), hdr(&format!("{} — decodes the final key: inverse order key, canonical NaN, zero extension.", w("reduce_root")), "See the reduction tree.", "combinational".into()), false)
         }
-        "vreg" | "vreg0" | "vdr" | "out_vreg" => (
+        "vreg" | "vreg0" | "vdr" | "out_vreg" | "in_v" => (
             w("valid_reg"),
             hdr(&format!("{} — the valid pipeline register.", w("valid_reg")), "q_o takes d_i at each rising edge of clk_i; synchronous active-low reset to 0.", "1 cycle".into()),
             false,

@@ -33,7 +33,9 @@
 //! (before its pick; the unit registers boundary `K`), plus one for each `pipeline_extra`
 //! register: `front` after the leaves, `root` between the last node's pick and the root (the
 //! root's decoding and the broadcast of its result get a cycle of their own), `result` after
-//! the root; `pick` adds a register after the picks of every level `1 <= b < K` that has a stage
+//! the root (in the unit, with `root`, one `root` register and root per four lanes:
+//! `results_o`, so no root drives every lane's output mux); `input` registers `op_i` (one copy
+//! per decoder), the participation mask and the operands at the ports; `pick` adds a register after the picks of every level `1 <= b < K` that has a stage
 //! register and one before the last node's pick (`config::pick_cycles` cycles), so a node's
 //! cycle is its route in, its compare chain and one LUT (8 lanes, every boundary: the worst
 //! path from 7.2-7.3 ns, the last node and its pick, to 5.8-6.4 ns). `op_i` is decoded once per
@@ -44,7 +46,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::config::{Stages, FRONT, PICK, RESULT, ROOT};
+use crate::config::{Stages, FRONT, INPUT, PICK, RESULT, ROOT};
 use crate::prims::{many, on, Param, PipeReg};
 
 /// Decoded controls of one reduction.
@@ -795,8 +797,18 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     pub part_i: Signal<In, Bits<N>>,
     pub src0_i: Signal<In, Bits<W>>,
     pub result_o: Signal<Out, Bits<32>>,
+    /// In the unit with `root`: the result once per root copy (`Reduce::with_root_copies`),
+    /// each from its own `root` register and root, so no root drives every lane's output mux.
+    pub results_o: Vec<Signal<Out, Bits<32>>>,
     /// The decoders of `op_i`, one per four leaves (`dec[i / 4]` feeds leaf `i`'s controls).
     dec: Vec<ReduceDecode>,
+    /// The optional `input` register: `op_i` as one copy per decoder, the participation mask
+    /// and the operands (`srcg`, `partg`: after it, or the ports).
+    in_op: Vec<PipeReg<Bits<8>>>,
+    in_part: Vec<PipeReg<Bits<N>>>,
+    in_src0: Vec<PipeReg<Bits<W>>>,
+    srcg: Signal<Local, Bits<W>>,
+    partg: Signal<Local, Bits<N>>,
     /// Operands and controls after the optional register at boundary 0.
     s0q: Signal<Local, Bits<W>>,
     p0q: Signal<Local, Bits<N>>,
@@ -860,12 +872,15 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     pickl: ReducePick,
     rx: Vec<PipeReg<RedNode>>,
     rxc: Vec<PipeReg<RedCtl>>,
-    root: ReduceRoot,
+    /// The root (`root[0]` feeds `result_o`), one per copy of `results_o` with `root`.
+    root: Vec<ReduceRoot>,
+    /// `[roots, copies]`: root instances, `results_o` entries.
+    nr: Param<[usize; 2]>,
     /// The optional `result` register after the root.
     rr: Vec<PipeReg<Bits<32>>>,
     stage: Param<[usize; 6]>,
-    /// `[front, result, root, pick]` registers present (1) or not (0).
-    extra: Param<[usize; 4]>,
+    /// `[front, result, root, pick, input]` registers present (1) or not (0).
+    extra: Param<[usize; 5]>,
 }
 
 impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
@@ -873,12 +888,22 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
     /// `K <= b < 6` are ignored here); `stages[FRONT]`: after the leaves, `stages[ROOT]`: after
     /// the last node, `stages[RESULT]`: after the root.
     pub fn new(stages: Stages) -> Self {
+        Self::with_root_copies(stages, 0)
+    }
+
+    /// As [`Reduce::new`], and with `stages[ROOT]` and `copies > 0`, `copies` copies of the
+    /// `root` register and the root, whose results are `results_o` (the unit takes one per four
+    /// lanes). Without `root`, `copies` must be 0.
+    pub fn with_root_copies(stages: Stages, copies: usize) -> Self {
+        assert!(copies == 0 || stages[ROOT], "root copies need the root register");
         assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
         let stage: [usize; 6] = std::array::from_fn(|b| on(b < K && stages[b]));
         let front = on(stages[FRONT]);
         let result = on(stages[RESULT]);
         let root = on(stages[ROOT]);
         let pick = on(stages[PICK]);
+        let input = on(stages[INPUT]);
+        let roots = copies.max(1);
         let nodes = |b: usize| if b <= K { N >> b } else { 0 };
         let inner = |b: usize| if b < K { N >> b } else { 0 };
         let node_ctl = |b: usize| if b < K { N >> (b + 1) } else { 0 };
@@ -888,7 +913,13 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             part_i: Default::default(),
             src0_i: Default::default(),
             result_o: Default::default(),
+            results_o: many(copies),
             dec: many(N >> 2),
+            in_op: many(input * (N >> 2)),
+            in_part: many(input),
+            in_src0: many(input),
+            srcg: Default::default(),
+            partg: Default::default(),
             s0q: Default::default(),
             p0q: Default::default(),
             c0q: many(N),
@@ -938,13 +969,14 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             rl: many(pick),
             rlc: many(pick),
             lastcp: Default::default(),
-            rx: many(root),
-            rxc: many(root),
+            rx: many(root * roots),
+            rxc: many(root * roots),
             pickl: Default::default(),
-            root: Default::default(),
+            root: many(roots),
+            nr: Param([roots, copies]),
             rr: many(result),
             stage: Param(stage),
-            extra: Param([front, result, root, pick]),
+            extra: Param([front, result, root, pick, input]),
         }
     }
 }
@@ -952,16 +984,34 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
 impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
     #[hdl_gen]
     fn update(&mut self) {
-        for g in 0..(N >> 2) {
-            self.dec[g].op_i.next = self.op_i.val();
+        // ---- optional `input` register: op_i once per decoder, the mask, the operands
+        for r in 0..self.extra.0[4] {
+            for g in 0..(N >> 2) {
+                self.in_op[g].clk_i.next = self.clk_i.val();
+                self.in_op[g].d_i.next = self.op_i.val();
+                self.dec[g].op_i.next = self.in_op[g].q_o.val();
+            }
+            self.in_part[r].clk_i.next = self.clk_i.val();
+            self.in_part[r].d_i.next = self.part_i.val();
+            self.partg.next = self.in_part[r].q_o.val();
+            self.in_src0[r].clk_i.next = self.clk_i.val();
+            self.in_src0[r].d_i.next = self.src0_i.val();
+            self.srcg.next = self.in_src0[r].q_o.val();
+        }
+        for _e in 0..(1 - self.extra.0[4]) {
+            for g in 0..(N >> 2) {
+                self.dec[g].op_i.next = self.op_i.val();
+            }
+            self.partg.next = self.part_i.val();
+            self.srcg.next = self.src0_i.val();
         }
         // ---- boundary 0: operands and controls, registered before the leaves
         for r in 0..self.stage.0[0] {
             self.r0s[r].clk_i.next = self.clk_i.val();
-            self.r0s[r].d_i.next = self.src0_i.val();
+            self.r0s[r].d_i.next = self.srcg.val();
             self.s0q.next = self.r0s[r].q_o.val();
             self.r0p[r].clk_i.next = self.clk_i.val();
-            self.r0p[r].d_i.next = self.part_i.val();
+            self.r0p[r].d_i.next = self.partg.val();
             self.p0q.next = self.r0p[r].q_o.val();
             for i in 0..N {
                 self.r0c[i].clk_i.next = self.clk_i.val();
@@ -970,8 +1020,8 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             }
         }
         for _e in 0..(1 - self.stage.0[0]) {
-            self.s0q.next = self.src0_i.val();
-            self.p0q.next = self.part_i.val();
+            self.s0q.next = self.srcg.val();
+            self.p0q.next = self.partg.val();
             for i in 0..N {
                 self.c0q[i].next = self.dec[i / 4].ctl_o.val();
             }
@@ -1228,26 +1278,32 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.lastcp.next = self.lastc.val();
         }
         // ---- optional `root` register between the last node's pick and the root
-        for r in 0..self.extra.0[2] {
-            self.rx[r].clk_i.next = self.clk_i.val();
-            self.rx[r].d_i.next = self.pickl.val_o.val();
-            self.rxc[r].clk_i.next = self.clk_i.val();
-            self.rxc[r].d_i.next = self.lastcp.val();
-            self.root.root_i.next = self.rx[r].q_o.val();
-            self.root.ctl_i.next = self.rxc[r].q_o.val();
+        // (one register and root per copy of the result)
+        for _r in 0..self.extra.0[2] {
+            for c in 0..self.nr.0[0] {
+                self.rx[c].clk_i.next = self.clk_i.val();
+                self.rx[c].d_i.next = self.pickl.val_o.val();
+                self.rxc[c].clk_i.next = self.clk_i.val();
+                self.rxc[c].d_i.next = self.lastcp.val();
+                self.root[c].root_i.next = self.rx[c].q_o.val();
+                self.root[c].ctl_i.next = self.rxc[c].q_o.val();
+            }
         }
         for _e in 0..(1 - self.extra.0[2]) {
-            self.root.root_i.next = self.pickl.val_o.val();
-            self.root.ctl_i.next = self.lastcp.val();
+            self.root[0].root_i.next = self.pickl.val_o.val();
+            self.root[0].ctl_i.next = self.lastcp.val();
+        }
+        for c in 0..self.nr.0[1] {
+            self.results_o[c].next = self.root[c].result_o.val();
         }
         // ---- optional `result` register after the root
         for r in 0..self.extra.0[1] {
             self.rr[r].clk_i.next = self.clk_i.val();
-            self.rr[r].d_i.next = self.root.result_o.val();
+            self.rr[r].d_i.next = self.root[0].result_o.val();
             self.result_o.next = self.rr[r].q_o.val();
         }
         for _e in 0..(1 - self.extra.0[1]) {
-            self.result_o.next = self.root.result_o.val();
+            self.result_o.next = self.root[0].result_o.val();
         }
     }
 }

@@ -27,12 +27,16 @@
 //! `front` register (its index is not needed before the output mux), so its tree starts at a
 //! register beside it, not at the unit's ports. With `pipeline_extra = ["pick"]` the reduction
 //! takes `config::pick_cycles` more cycles; the unit delays the crossbar's result, the class
-//! copies, the controls and valid by as many registers before the output side.
+//! copies, the controls and valid by as many registers before the output side. With
+//! `pipeline_extra = ["input"]` every block registers its inputs at the ports (the crossbar
+//! and the reduction keep the opcode and the mask as one copy per four lanes) and the unit its
+//! own copy of op, the masks and valid, so no opcode bit is decoded once for all 32 lanes. With
+//! `root`, the reduction gives one result per four lanes (`results_o`, one root each).
 
 use rust_hdl::prelude::*;
 use seq_macro::seq;
 
-use crate::config::{pick_cycles, reduce_stages_in_unit, Stages, FRONT, RESULT, ROOT};
+use crate::config::{pick_cycles, reduce_stages_in_unit, Stages, FRONT, INPUT, RESULT, ROOT};
 use crate::lzc::Lzc;
 use crate::prims::{many, on, Param, PipeReg, ValidReg};
 use crate::reduce::Reduce;
@@ -109,6 +113,21 @@ macro_rules! unit {
             no_lanes: Constant<Bits<$n>>,
             part: Signal<Local, Bits<$n>>,
             cls: Signal<Local, Bits<2>>,
+            /// The unit's own copies of the inputs after the optional `input` register (the
+            /// blocks register theirs): op, the participation mask, activemask, valid.
+            opi: Signal<Local, Bits<8>>,
+            parti: Signal<Local, Bits<$n>>,
+            acti: Signal<Local, Bits<$n>>,
+            vali: Signal<Local, Bit>,
+            in_op: Vec<PipeReg<Bits<8>>>,
+            in_part: Vec<PipeReg<Bits<$n>>>,
+            in_act: Vec<PipeReg<Bits<$n>>>,
+            in_v: Vec<ValidReg>,
+            /// The reduction's result for each four lanes (`reduce.results_o[g]` with `root`: one
+            /// root per copy; else `reduce.result_o`).
+            rsrc: Vec<Signal<Local, Bits<32>>>,
+            /// `[copies, no copies]` of the reduction's root.
+            rc: Param<[usize; 2]>,
             /// Controls at the front, and after the optional register at boundary `b < K`
             /// (`cq[0]`: after boundary 0, before tree level 1).
             /// (`c0`: the lanes that will write, as decoded at the front.)
@@ -186,8 +205,8 @@ macro_rules! unit {
             out_vreg: Vec<ValidReg>,
             /// `stage.0[b]` = 1 when a register follows tree level `b`; `b = K`: outputs.
             stage: Param<[usize; 6]>,
-            /// `[front, result, root]` registers present (1) or not (0).
-            extra: Param<[usize; 3]>,
+            /// `[front, result, root, input]` registers present (1) or not (0).
+            extra: Param<[usize; 4]>,
         }
 
         impl $unit {
@@ -201,6 +220,9 @@ macro_rules! unit {
                 let result = on(stages[RESULT]);
                 let root = on(stages[ROOT]);
                 let pk = pick_cycles(stages, $k);
+                let input = on(stages[INPUT]);
+                // with `root`, one root per four lanes: each copy of the result has its own
+                let copies = root * ($n >> 2);
                 $unit {
                     clk_i: Default::default(),
                     rst_ni: Default::default(),
@@ -214,7 +236,7 @@ macro_rules! unit {
                     wen_o: Default::default(),
                     valid_o: Default::default(),
                     xbar: ShflXbar::new(stages),
-                    reduce: Reduce::new(reduce_stages_in_unit(stages)),
+                    reduce: Reduce::with_root_copies(reduce_stages_in_unit(stages), copies),
                     lzc: Default::default(),
                     c_shfl: c(CLS_SHFL),
                     c_red: c(CLS_RED),
@@ -231,6 +253,16 @@ macro_rules! unit {
                     no_lanes: c(0),
                     part: Default::default(),
                     cls: Default::default(),
+                    opi: Default::default(),
+                    parti: Default::default(),
+                    acti: Default::default(),
+                    vali: Default::default(),
+                    in_op: many(input),
+                    in_part: many(input),
+                    in_act: many(input),
+                    in_v: many(input),
+                    rsrc: many($n >> 2),
+                    rc: Param([copies, on(copies == 0)]),
                     c0: Default::default(),
                     creg0: many(stage[0]),
                     vreg0: many(stage[0]),
@@ -285,7 +317,7 @@ macro_rules! unit {
                     wen_reg: many(stage[$k]),
                     out_vreg: many(stage[$k]),
                     stage: Param(stage),
-                    extra: Param([front, result, root]),
+                    extra: Param([front, result, root, input]),
                 }
             }
         }
@@ -294,29 +326,51 @@ macro_rules! unit {
         impl Logic for $unit {
             #[hdl_gen]
             fn update(&mut self) {
+                // ---- optional `input` register (the unit's copies; the blocks hold their own)
+                for r in 0..self.extra.0[3] {
+                    self.in_op[r].clk_i.next = self.clk_i.val();
+                    self.in_op[r].d_i.next = self.op_i.val();
+                    self.opi.next = self.in_op[r].q_o.val();
+                    self.in_part[r].clk_i.next = self.clk_i.val();
+                    self.in_part[r].d_i.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
+                    self.parti.next = self.in_part[r].q_o.val();
+                    self.in_act[r].clk_i.next = self.clk_i.val();
+                    self.in_act[r].d_i.next = self.activemask_i.val();
+                    self.acti.next = self.in_act[r].q_o.val();
+                    self.in_v[r].clk_i.next = self.clk_i.val();
+                    self.in_v[r].rst_ni.next = self.rst_ni.val();
+                    self.in_v[r].d_i.next = self.valid_i.val();
+                    self.vali.next = self.in_v[r].q_o.val();
+                }
+                for _e in 0..(1 - self.extra.0[3]) {
+                    self.opi.next = self.op_i.val();
+                    self.parti.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
+                    self.acti.next = self.activemask_i.val();
+                    self.vali.next = self.valid_i.val();
+                }
                 // ---- decode
-                self.part.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
-                if self.op_i.val().get_bits::<2>(6) == self.class_shfl.val() {
-                    if self.op_i.val().get_bits::<3>(3) == self.zero3.val() {
+                self.part.next = self.parti.val();
+                if self.opi.val().get_bits::<2>(6) == self.class_shfl.val() {
+                    if self.opi.val().get_bits::<3>(3) == self.zero3.val() {
                         self.cls.next = self.c_shfl.val();
                     } else {
                         self.cls.next = self.c_none.val();
                     }
-                } else if self.op_i.val().get_bits::<2>(6) == self.class_fred.val() {
-                    if (self.op_i.val().get_bits::<2>(0) != self.fred_bad_op.val())
-                        && (self.op_i.val().get_bits::<3>(3) <= self.fred_max_type.val())
+                } else if self.opi.val().get_bits::<2>(6) == self.class_fred.val() {
+                    if (self.opi.val().get_bits::<2>(0) != self.fred_bad_op.val())
+                        && (self.opi.val().get_bits::<3>(3) <= self.fred_max_type.val())
                     {
                         self.cls.next = self.c_red.val();
                     } else {
                         self.cls.next = self.c_none.val();
                     }
-                } else if self.op_i.val().get_bits::<2>(6) == self.class_ired.val() {
-                    if !self.op_i.val().get_bit(5) && (self.op_i.val().get_bits::<4>(0) <= self.ired_max_op.val()) {
+                } else if self.opi.val().get_bits::<2>(6) == self.class_ired.val() {
+                    if !self.opi.val().get_bit(5) && (self.opi.val().get_bits::<4>(0) <= self.ired_max_op.val()) {
                         self.cls.next = self.c_red.val();
                     } else {
                         self.cls.next = self.c_none.val();
                     }
-                } else if self.op_i.val().get_bits::<6>(0) == self.zero6.val() {
+                } else if self.opi.val().get_bits::<6>(0) == self.zero6.val() {
                     self.cls.next = self.c_rfi.val();
                 } else {
                     self.cls.next = self.c_none.val();
@@ -338,7 +392,7 @@ macro_rules! unit {
                 if (self.cls.val() == self.c_shfl.val()) || (self.cls.val() == self.c_red.val()) {
                     self.c0.next = self.part.val();
                 } else if self.cls.val() == self.c_rfi.val() {
-                    self.c0.next = self.activemask_i.val();
+                    self.c0.next = self.acti.val();
                 } else {
                     self.c0.next = self.no_lanes.val();
                 }
@@ -348,7 +402,7 @@ macro_rules! unit {
                     self.cregf[r].d_i.next = self.c0.val();
                     self.c0f.next.wen = self.cregf[r].q_o.val();
                     self.lzcq[r].clk_i.next = self.clk_i.val();
-                    self.lzcq[r].d_i.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
+                    self.lzcq[r].d_i.next = self.parti.val();
                     self.lzc.bits_i.next = self.lzcq[r].q_o.val();
                     self.c0f.next.idx = self.lzc.idx_o.val();
                     self.kregf[r].clk_i.next = self.clk_i.val();
@@ -356,15 +410,21 @@ macro_rules! unit {
                     self.clsf.next = self.kregf[r].q_o.val();
                     self.vregf[r].clk_i.next = self.clk_i.val();
                     self.vregf[r].rst_ni.next = self.rst_ni.val();
-                    self.vregf[r].d_i.next = self.valid_i.val();
+                    self.vregf[r].d_i.next = self.vali.val();
                     self.v0f.next = self.vregf[r].q_o.val();
                 }
                 for _e in 0..(1 - self.extra.0[0]) {
                     self.c0f.next.wen = self.c0.val();
-                    self.lzc.bits_i.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
+                    // (straight from a register or the ports: see the blocks' inputs above)
+                    for q in 0..self.extra.0[3] {
+                        self.lzc.bits_i.next = self.in_part[q].q_o.val();
+                    }
+                    for _f in 0..(1 - self.extra.0[3]) {
+                        self.lzc.bits_i.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
+                    }
                     self.c0f.next.idx = self.lzc.idx_o.val();
                     self.clsf.next = self.cls.val();
-                    self.v0f.next = self.valid_i.val();
+                    self.v0f.next = self.vali.val();
                 }
                 // ---- optional `root` register (the reduction's last node to its root)
                 for r in 0..self.extra.0[2] {
@@ -555,6 +615,15 @@ macro_rules! unit {
                     self.co.next = self.cd[0].val();
                     self.vo.next = self.vd[0].val();
                 }
+                // ---- the reduction's result for each four lanes
+                for g in 0..self.rc.0[0] {
+                    self.rsrc[g].next = self.reduce.results_o[g].val();
+                }
+                for _e in 0..self.rc.0[1] {
+                    for g in 0..($n >> 2) {
+                        self.rsrc[g].next = self.reduce.result_o.val();
+                    }
+                }
                 // ---- optional `result` register (after the last tree level)
                 for r in 0..self.extra.0[1] {
                     self.cregr[r].clk_i.next = self.clk_i.val();
@@ -562,7 +631,7 @@ macro_rules! unit {
                     self.wr.next = self.cregr[r].q_o.val();
                     for g in 0..($n >> 2) {
                         self.rres[g].clk_i.next = self.clk_i.val();
-                        self.rres[g].d_i.next = self.reduce.result_o.val();
+                        self.rres[g].d_i.next = self.rsrc[g].val();
                         self.resq[g].next = self.rres[g].q_o.val();
                         self.ridx[g].clk_i.next = self.clk_i.val();
                         self.ridx[g].d_i.next = self.co.val().idx;
@@ -583,7 +652,7 @@ macro_rules! unit {
                 for _e in 0..(1 - self.extra.0[1]) {
                     self.wr.next = self.co.val().wen;
                     for g in 0..($n >> 2) {
-                        self.resq[g].next = self.reduce.result_o.val();
+                        self.resq[g].next = self.rsrc[g].val();
                         self.idxq[g].next = self.co.val().idx;
                     }
                     for i in 0..$n {

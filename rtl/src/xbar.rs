@@ -22,13 +22,16 @@
 //! one for each `pipeline_extra` register: `front` registers srcLane, clampLane, the `.up` flag,
 //! the participation mask and src0 between the two halves of the select logic (inBounds, the
 //! `part_i[srcLane]` lookup and the select follow in the next cycle), `root` registers
-//! `inBounds && part_i[srcLane]` with srcLane and src0 before the select (named for the
-//! reduction's register in the same cycle), `result` registers the tree outputs.
+//! inBounds, srcLane, src0 and the participation lookup's first step (four lookups of a
+//! quarter of the mask each; the second step, the quarter srcLane's top two bits name, follows
+//! it) before the select (named for the reduction's register in the same cycle), `result`
+//! registers the tree outputs, `input` registers the inputs at the ports — mode, `.sg` and the
+//! participation mask as one copy per four lanes, so each group decodes its own copy.
 //! Parameters: `N` lanes (4, 8, 16, 32), `K = log2(N)`, `W = 32 * N`.
 
 use rust_hdl::prelude::*;
 
-use crate::config::{Stages, FRONT, RESULT, ROOT};
+use crate::config::{Stages, FRONT, INPUT, RESULT, ROOT};
 use crate::prims::{many, on, Param, PipeReg};
 use crate::xbar_mux::ShflMux;
 
@@ -62,11 +65,22 @@ pub struct ShflXbar<const N: usize, const K: usize, const K1: usize, const W: us
     src_w: Vec<Signal<Local, Bits<K1>>>,
     src: Vec<Signal<Local, Bits<K>>>,
     in_bounds: Vec<Signal<Local, Bit>>,
-    /// The lane reads srcLane: `inBounds && part_i[srcLane]`.
-    ok: Vec<Signal<Local, Bit>>,
     sel: Vec<Signal<Local, Bits<K>>>,
-    /// `.up` mode.
-    up: Signal<Local, Bit>,
+    /// `.up` mode (one per four lanes, from that group's copy of the mode).
+    up: Vec<Signal<Local, Bit>>,
+    /// The inputs after the optional `input` register: mode, `.sg` and the participation mask
+    /// as one copy per four lanes (`modeg[i / 4]` feeds lane `i`), so each group decodes its
+    /// own copy and no flip-flop drives the select logic of every lane.
+    modeg: Vec<Signal<Local, Bits<2>>>,
+    sgg: Vec<Signal<Local, Bit>>,
+    partg: Vec<Signal<Local, Bits<N>>>,
+    src0g: Signal<Local, Bits<W>>,
+    src1g: Signal<Local, Bits<W>>,
+    in_mode: Vec<PipeReg<Bits<2>>>,
+    in_sg: Vec<PipeReg<Bit>>,
+    in_part: Vec<PipeReg<Bits<N>>>,
+    in_src0: Vec<PipeReg<Bits<W>>>,
+    in_src1: Vec<PipeReg<Bits<W>>>,
     /// srcLane, clampLane, `.up`, participation and src0 after the optional `front` register:
     /// `.up` as one copy per lane, the participation mask as one copy per four lanes
     /// (`partq[i / 4]` feeds lane `i`'s lookup), so neither flip-flop drives all lanes.
@@ -80,19 +94,31 @@ pub struct ShflXbar<const N: usize, const K: usize, const K1: usize, const W: us
     fr_up: Vec<PipeReg<Bit>>,
     fr_part: Vec<PipeReg<Bits<N>>>,
     fr_src0: Vec<PipeReg<Bits<W>>>,
-    /// `ok`, srcLane and src0 after the optional `root` register.
+    /// With `root`, the participation lookup in two steps around the register: four lookups of
+    /// a quarter each (`rx_q[4 * i + m]` = `part[m * N/4 + srcLane % (N/4)]`, from `qpart[4 * g
+    /// + m]` = group `g`'s mask shifted down by `m * N/4`), then the quarter that srcLane's top
+    /// two bits name. Without `root` one lookup, `part[srcLane]`.
+    qpart: Vec<Signal<Local, Bits<N>>>,
+    /// The lane reads srcLane: `inBounds && part[srcLane]`, with srcLane and src0 after the
+    /// optional `root` register.
     okq: Vec<Signal<Local, Bit>>,
     srcq: Vec<Signal<Local, Bits<K>>>,
     src0x: Signal<Local, Bits<W>>,
-    rx_ok: Vec<PipeReg<Bit>>,
+    rx_inb: Vec<PipeReg<Bit>>,
+    rx_q: Vec<PipeReg<Bit>>,
+    /// With `root`: `N/4 - 1`, the top two bits of a lane number, and `m << (K - 2)` (the
+    /// first lane of quarter `m`, also the shift of `qpart`).
+    low2: Vec<Constant<Bits<K>>>,
+    top2: Vec<Constant<Bits<K>>>,
+    quarter: Vec<Constant<Bits<K>>>,
     rx_src: Vec<PipeReg<Bits<K>>>,
     rx_src0: Vec<PipeReg<Bits<W>>>,
     /// The data path: per-lane mux trees (and the stage registers inside them).
     mux: ShflMux<N, K, W>,
     /// The optional `result` register on the tree outputs.
     rr: Vec<PipeReg<Bits<32>>>,
-    /// `[front, result, root]` registers present (1) or not (0).
-    extra: Param<[usize; 3]>,
+    /// `[front, result, root, input]` registers present (1) or not (0).
+    extra: Param<[usize; 4]>,
 }
 
 impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N, K, K1, W> {
@@ -102,6 +128,7 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N
         let front = on(stages[FRONT]);
         let result = on(stages[RESULT]);
         let root = on(stages[ROOT]);
+        let input = on(stages[INPUT]);
         assert!(N.is_power_of_two() && 1 << K == N && K1 == K + 1 && W == 32 * N && (4..=32).contains(&N));
         let mask = (1u64 << K) - 1;
         ShflXbar {
@@ -126,9 +153,18 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N
             src_w: many(N),
             src: many(N),
             in_bounds: many(N),
-            ok: many(N),
             sel: many(N),
-            up: Default::default(),
+            up: many(N >> 2),
+            modeg: many(N >> 2),
+            sgg: many(N >> 2),
+            partg: many(N >> 2),
+            src0g: Default::default(),
+            src1g: Default::default(),
+            in_mode: many(input * (N >> 2)),
+            in_sg: many(input * (N >> 2)),
+            in_part: many(input * (N >> 2)),
+            in_src0: many(input),
+            in_src1: many(input),
             src_wq: many(N),
             clampq: many(N),
             upq: many(N),
@@ -142,12 +178,17 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N
             okq: many(N),
             srcq: many(N),
             src0x: Default::default(),
-            rx_ok: many(root * N),
+            qpart: many(root * N),
+            rx_inb: many(root * N),
+            rx_q: many(root * 4 * N),
+            low2: (0..root).map(|_| Constant::new(((N as u64 >> 2) - 1).into())).collect(),
+            top2: (0..root).map(|_| Constant::new((3u64 << (K - 2)).into())).collect(),
+            quarter: (0..4 * root as u64).map(|m| Constant::new((m << (K - 2)).into())).collect(),
             rx_src: many(root * N),
             rx_src0: many(root),
             mux: ShflMux::new(stages),
             rr: many(result * N),
-            extra: Param([front, result, root]),
+            extra: Param([front, result, root, input]),
         }
     }
 }
@@ -155,13 +196,42 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N
 impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for ShflXbar<N, K, K1, W> {
     #[hdl_gen]
     fn update(&mut self) {
+        // ---- optional `input` register: the controls as one copy per four lanes
+        for r in 0..self.extra.0[3] {
+            for g in 0..(N >> 2) {
+                self.in_mode[g].clk_i.next = self.clk_i.val();
+                self.in_mode[g].d_i.next = self.mode_i.val();
+                self.modeg[g].next = self.in_mode[g].q_o.val();
+                self.in_sg[g].clk_i.next = self.clk_i.val();
+                self.in_sg[g].d_i.next = self.sg_i.val();
+                self.sgg[g].next = self.in_sg[g].q_o.val();
+                self.in_part[g].clk_i.next = self.clk_i.val();
+                self.in_part[g].d_i.next = self.part_i.val();
+                self.partg[g].next = self.in_part[g].q_o.val();
+            }
+            self.in_src0[r].clk_i.next = self.clk_i.val();
+            self.in_src0[r].d_i.next = self.src0_i.val();
+            self.src0g.next = self.in_src0[r].q_o.val();
+            self.in_src1[r].clk_i.next = self.clk_i.val();
+            self.in_src1[r].d_i.next = self.src1_i.val();
+            self.src1g.next = self.in_src1[r].q_o.val();
+        }
+        for _e in 0..(1 - self.extra.0[3]) {
+            for g in 0..(N >> 2) {
+                self.modeg[g].next = self.mode_i.val();
+                self.sgg[g].next = self.sg_i.val();
+                self.partg[g].next = self.part_i.val();
+            }
+            self.src0g.next = self.src0_i.val();
+            self.src1g.next = self.src1_i.val();
+        }
         // ---- per lane: select = the source lane, or the lane itself when it keeps its own src0
         for i in 0..N {
-            if self.sg_i.val() {
-                self.cval[i].next = self.src1_i.val().get_bits::<K1>(i * 32 + 8) & self.low_w.val();
-                self.seg[i].next = self.src1_i.val().get_bits::<K1>(i * 32 + 16) & self.low_w.val();
+            if self.sgg[i / 4].val() {
+                self.cval[i].next = self.src1g.val().get_bits::<K1>(i * 32 + 8) & self.low_w.val();
+                self.seg[i].next = self.src1g.val().get_bits::<K1>(i * 32 + 16) & self.low_w.val();
             } else {
-                if self.mode_i.val() == self.mode_up.val() {
+                if self.modeg[i / 4].val() == self.mode_up.val() {
                     self.cval[i].next = self.zero_w.val();
                 } else {
                     self.cval[i].next = self.low_w.val();
@@ -171,19 +241,21 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
             // clampLane = (laneid & segmask) | (cval & ~segmask); bit K is always 0
             self.clamp[i].next = (self.lane_w[i].val() & self.seg[i].val()) | (self.cval[i].val() & !self.seg[i].val());
             // srcLane with one more bit: a borrow (.up below 0) or carry (.dn past N-1) sets bit K
-            self.off_w[i].next = self.src1_i.val().get_bits::<K1>(i * 32) & self.low_w.val();
-            if self.mode_i.val() == self.mode_up.val() {
+            self.off_w[i].next = self.src1g.val().get_bits::<K1>(i * 32) & self.low_w.val();
+            if self.modeg[i / 4].val() == self.mode_up.val() {
                 self.src_w[i].next = self.lane_w[i].val() - self.off_w[i].val();
-            } else if self.mode_i.val() == self.mode_dn.val() {
+            } else if self.modeg[i / 4].val() == self.mode_dn.val() {
                 self.src_w[i].next = self.lane_w[i].val() + self.off_w[i].val();
-            } else if self.mode_i.val() == self.mode_xor.val() {
+            } else if self.modeg[i / 4].val() == self.mode_xor.val() {
                 self.src_w[i].next = self.lane_w[i].val() ^ self.off_w[i].val();
             } else {
                 // srcLane = minLane | (off & ~segmask)
                 self.src_w[i].next = (self.lane_w[i].val() & self.seg[i].val()) | (self.off_w[i].val() & !self.seg[i].val());
             }
         }
-        self.up.next = self.mode_i.val() == self.mode_up.val();
+        for g in 0..(N >> 2) {
+            self.up[g].next = self.modeg[g].val() == self.mode_up.val();
+        }
         // ---- optional `front` register: srcLane, clampLane, .up, participation, src0
         for r in 0..self.extra.0[0] {
             for i in 0..N {
@@ -194,28 +266,28 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
                 self.fr_clamp[i].d_i.next = self.clamp[i].val();
                 self.clampq[i].next = self.fr_clamp[i].q_o.val();
                 self.fr_up[i].clk_i.next = self.clk_i.val();
-                self.fr_up[i].d_i.next = self.up.val();
+                self.fr_up[i].d_i.next = self.up[i / 4].val();
                 self.upq[i].next = self.fr_up[i].q_o.val();
             }
             for g in 0..(N >> 2) {
                 self.fr_part[g].clk_i.next = self.clk_i.val();
-                self.fr_part[g].d_i.next = self.part_i.val();
+                self.fr_part[g].d_i.next = self.partg[g].val();
                 self.partq[g].next = self.fr_part[g].q_o.val();
             }
             self.fr_src0[r].clk_i.next = self.clk_i.val();
-            self.fr_src0[r].d_i.next = self.src0_i.val();
+            self.fr_src0[r].d_i.next = self.src0g.val();
             self.src0q.next = self.fr_src0[r].q_o.val();
         }
         for _e in 0..(1 - self.extra.0[0]) {
             for i in 0..N {
                 self.src_wq[i].next = self.src_w[i].val();
                 self.clampq[i].next = self.clamp[i].val();
-                self.upq[i].next = self.up.val();
+                self.upq[i].next = self.up[i / 4].val();
             }
             for g in 0..(N >> 2) {
-                self.partq[g].next = self.part_i.val();
+                self.partq[g].next = self.partg[g].val();
             }
-            self.src0q.next = self.src0_i.val();
+            self.src0q.next = self.src0g.val();
         }
         for i in 0..N {
             self.src[i].next = self.src_wq[i].val().get_bits::<K>(0);
@@ -227,20 +299,27 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
                 self.in_bounds[i].next = self.src_wq[i].val() <= self.clampq[i].val();
             }
         }
-        for g in 0..(N >> 2) {
-            for j in 0..4 {
-                self.ok[4 * g + j].next = self.in_bounds[4 * g + j].val() && self.partq[g].val().get_bit(self.src[4 * g + j].val().index());
-            }
-        }
-        // ---- optional `root` register: inBounds && part[srcLane], srcLane, src0
+        // ---- optional `root` register: inBounds, the quarter lookups, srcLane, src0
         for r in 0..self.extra.0[2] {
+            for g in 0..(N >> 2) {
+                for m in 0..4 {
+                    self.qpart[4 * g + m].next = self.partq[g].val() >> self.quarter[m].val();
+                }
+            }
             for i in 0..N {
-                self.rx_ok[i].clk_i.next = self.clk_i.val();
-                self.rx_ok[i].d_i.next = self.ok[i].val();
-                self.okq[i].next = self.rx_ok[i].q_o.val();
+                self.rx_inb[i].clk_i.next = self.clk_i.val();
+                self.rx_inb[i].d_i.next = self.in_bounds[i].val();
                 self.rx_src[i].clk_i.next = self.clk_i.val();
                 self.rx_src[i].d_i.next = self.src[i].val();
                 self.srcq[i].next = self.rx_src[i].q_o.val();
+                self.okq[i].next = false;
+                for m in 0..4 {
+                    self.rx_q[4 * i + m].clk_i.next = self.clk_i.val();
+                    self.rx_q[4 * i + m].d_i.next = self.qpart[4 * (i / 4) + m].val().get_bit((self.src[i].val() & self.low2[r].val()).index());
+                    if (self.rx_src[i].q_o.val() & self.top2[r].val()) == self.quarter[m].val() {
+                        self.okq[i].next = self.rx_inb[i].q_o.val() && self.rx_q[4 * i + m].q_o.val();
+                    }
+                }
             }
             self.rx_src0[r].clk_i.next = self.clk_i.val();
             self.rx_src0[r].d_i.next = self.src0q.val();
@@ -248,7 +327,7 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
         }
         for _e in 0..(1 - self.extra.0[2]) {
             for i in 0..N {
-                self.okq[i].next = self.ok[i].val();
+                self.okq[i].next = self.in_bounds[i].val() && self.partq[i / 4].val().get_bit(self.src[i].val().index());
                 self.srcq[i].next = self.src[i].val();
             }
             self.src0x.next = self.src0q.val();

@@ -114,6 +114,9 @@ fn extra_registers_are_lint_clean() {
         (4, "pipeline_extra = [\"pick\"]"),
         (8, "pipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\", \"pick\"]"),
         (16, "pipeline_at = [2, 4]\npipeline_extra = [\"pick\"]"),
+        (4, "pipeline_extra = [\"input\"]"),
+        (8, "pipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\", \"pick\", \"input\"]"),
+        (16, "pipeline_extra = [\"root\", \"input\"]"),
     ] {
         let cfg = UnitConfig::from_toml(&format!("lanes = {lanes}\n{rest}\n"), "t").unwrap();
         let (dir, top) = emit(&cfg, BlockName::Unit);
@@ -121,7 +124,7 @@ fn extra_registers_are_lint_clean() {
         yosys(&dir, &top);
         let _ = std::fs::remove_dir_all(&dir);
     }
-    for rest in ["pipeline_extra = [\"front\"]", "pipeline_at = [1]\npipeline_extra = [\"root\", \"result\"]", "pipeline_extra = [\"pick\"]"] {
+    for rest in ["pipeline_extra = [\"front\"]", "pipeline_at = [1]\npipeline_extra = [\"root\", \"result\"]", "pipeline_extra = [\"pick\"]", "pipeline_extra = [\"input\", \"root\"]"] {
         let cfg = UnitConfig::from_toml(&format!("lanes = 8\n{rest}\n"), "t").unwrap();
         for block in [BlockName::Xbar, BlockName::Reduce] {
             let (dir, top) = emit(&cfg, block);

@@ -151,6 +151,23 @@ fn pick_registers_and_the_matching_delay() {
     run!(Unit16, 16, 512, UnitConfig::from_toml("lanes = 16\npipeline_at = [2, 4]\npipeline_extra = [\"pick\", \"root\"]", "t").unwrap(), 200);
 }
 
+/// `"input"`: every block registers its inputs (the opcode and the mask as one copy per four
+/// lanes); with `"root"` the reduction has one root per four lanes and the crossbar splits its
+/// participation lookup at the root register.
+#[test]
+fn input_registers_and_root_copies() {
+    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"input\"]", "t").unwrap(), 800);
+    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"root\"]", "t").unwrap(), 800);
+    run!(
+        Unit8,
+        8,
+        256,
+        UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\", \"pick\", \"input\"]", "t").unwrap(),
+        500
+    );
+    run!(Unit16, 16, 512, UnitConfig::from_toml("lanes = 16\npipeline_at = [4]\npipeline_extra = [\"input\", \"root\"]", "t").unwrap(), 200);
+}
+
 #[test]
 fn retimed_crossbar_every_register_position() {
     // 16 lanes with every boundary: the crossbar puts its four registers at boundary 0, after
