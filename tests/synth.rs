@@ -16,7 +16,7 @@ fn report(dir: &std::path::Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap()
 }
 
-/// QoR gates on the 32-lane crossbar at the targets: xc7 10,500 LUT6 (measured 10,293),
+/// QoR gates on the 32-lane crossbar at the targets: xc7 10,500 LUT6 (measured 10,285),
 /// ECP5 24,000 LUT4 (measured 20,261 with fpga/ecp5_mux_map.v), the ECP5 netlist proved equal
 /// to the RTL.
 #[test]
