@@ -111,7 +111,6 @@ macro_rules! unit {
             fred_max_type: Constant<Bits<3>>,
             ired_max_op: Constant<Bits<4>>,
             no_lanes: Constant<Bits<$n>>,
-            part: Signal<Local, Bits<$n>>,
             cls: Signal<Local, Bits<2>>,
             /// The unit's own copies of the inputs after the optional `input` register (the
             /// blocks register theirs): op, the participation mask, activemask, valid.
@@ -251,7 +250,6 @@ macro_rules! unit {
                     fred_max_type: c(4),
                     ired_max_op: c(8),
                     no_lanes: c(0),
-                    part: Default::default(),
                     cls: Default::default(),
                     opi: Default::default(),
                     parti: Default::default(),
@@ -349,7 +347,6 @@ macro_rules! unit {
                     self.vali.next = self.valid_i.val();
                 }
                 // ---- decode
-                self.part.next = self.parti.val();
                 if self.opi.val().get_bits::<2>(6) == self.class_shfl.val() {
                     if self.opi.val().get_bits::<3>(3) == self.zero3.val() {
                         self.cls.next = self.c_shfl.val();
@@ -390,7 +387,7 @@ macro_rules! unit {
                 self.reduce.src0_i.next = self.src0_i.val();
                 // ---- controls at the front
                 if (self.cls.val() == self.c_shfl.val()) || (self.cls.val() == self.c_red.val()) {
-                    self.c0.next = self.part.val();
+                    self.c0.next = self.parti.val();
                 } else if self.cls.val() == self.c_rfi.val() {
                     self.c0.next = self.acti.val();
                 } else {
