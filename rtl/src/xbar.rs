@@ -96,8 +96,10 @@ pub struct ShflXbar<const N: usize, const K: usize, const K1: usize, const W: us
     fr_src0: Vec<PipeReg<Bits<W>>>,
     /// With `root`, the participation lookup in two steps around the register: four lookups of
     /// a quarter each (`rx_q[4 * i + m]` = `part[m * N/4 + srcLane % (N/4)]`, from `qpart[4 * g
-    /// + m]` = group `g`'s mask shifted down by `m * N/4`), then the quarter that srcLane's top
-    /// two bits name. Without `root` one lookup, `part[srcLane]`.
+    /// + m]` = group `g`'s mask shifted down by `m * N/4`, read at constant bits `j` where
+    /// `srcLane % (N/4) == j`, so no lookup has a variable shift whose index has constant bits:
+    /// yosys 0.23's xc7 shiftx mapping fails on those), then the quarter that srcLane's top two
+    /// bits name. Without `root` one lookup, `part[srcLane]`.
     qpart: Vec<Signal<Local, Bits<N>>>,
     /// The lane reads srcLane: `inBounds && part[srcLane]`, with srcLane and src0 after the
     /// optional `root` register.
@@ -315,7 +317,12 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
                 self.okq[i].next = false;
                 for m in 0..4 {
                     self.rx_q[4 * i + m].clk_i.next = self.clk_i.val();
-                    self.rx_q[4 * i + m].d_i.next = self.qpart[4 * (i / 4) + m].val().get_bit((self.src[i].val() & self.low2[r].val()).index());
+                    self.rx_q[4 * i + m].d_i.next = false;
+                    for j in 0..(N >> 2) {
+                        if (self.src[i].val() & self.low2[r].val()) == self.lane_id[j].val() {
+                            self.rx_q[4 * i + m].d_i.next = self.qpart[4 * (i / 4) + m].val().get_bit(j);
+                        }
+                    }
                     if (self.rx_src[i].q_o.val() & self.top2[r].val()) == self.quarter[m].val() {
                         self.okq[i].next = self.rx_inb[i].q_o.val() && self.rx_q[4 * i + m].q_o.val();
                     }
