@@ -189,9 +189,9 @@ fn fold_indices(body: &str) -> String {
 
 /// rust-hdl writes `bit_cast::<W, N>(x[o+:n])` as `((x[o+:n]) & W'h<all ones>)`, an AND of
 /// mismatched widths (Verilator WIDTH); a zero extension says the same exactly:
-/// `{(W-n)'b0, x[o+:n]}`.
+/// `{(W-n)'b0, x[o+:n]}`. `x` may still hold rust-hdl's `$` (renamed after this step).
 fn zero_extend_casts(body: &str) -> String {
-    let cast = Regex::new(r"\(\(([A-Za-z_][A-Za-z0-9_]*\[\d+\+:(\d+)\])\) & (\d+)'h([0-9a-f]+)\)").expect("regex");
+    let cast = Regex::new(r"\(\(([A-Za-z_][A-Za-z0-9_$]*\[\d+\+:(\d+)\])\) & (\d+)'h([0-9a-f]+)\)").expect("regex");
     cast.replace_all(body, |c: &regex::Captures| {
         let n: u32 = c[2].parse().unwrap_or(0);
         let w: u32 = c[3].parse().unwrap_or(0);
@@ -415,6 +415,8 @@ mod tests {
             zero_extend_casts("x = (((a_i[16+:16]) & 34'h3ffffffff) << 32'h11) | ((b[0+:16]) & 34'h3fffffff);"),
             "x = ({18'b0, a_i[16+:16]} << 32'h11) | ((b[0+:16]) & 34'h3fffffff);"
         );
+        // array members of submodules still carry rust-hdl's `$` at this point
+        assert_eq!(zero_extend_casts("y = ((s$1_o[0+:8]) & 32'hffffffff) << 32'h8;"), "y = {24'b0, s$1_o[0+:8]} << 32'h8;");
     }
 
     #[test]
