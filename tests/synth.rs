@@ -107,10 +107,11 @@ fn ice40_place_and_route_reports_fmax() {
 /// the three extras and the pick registers (latency 10) — the CI smoke variant of the 32-lane
 /// run: the flow must finish and the pipelined RTL must meet the target. The Fmax of one netlist
 /// moves with the placer seed, so the floor applies to the best of seeds 1 and 2. Measured with
-/// the pinned tools (scripts/install-deps.sh), seeds 1-4: 157.2, 173.7, 159.4, 172.2 MHz; the
-/// same unit without `pick` (latency 7): 153.2, 138.4, 136.7, 149.9 MHz, and 136.3, 144.9, 140.9,
-/// 143.9 MHz before the decoders per four leaves, the priority encoder after `front` and the
-/// leaf's XOR mask (so the floor fails both on seeds 1 and 2).
+/// the pinned tools (scripts/install-deps.sh), seeds 1-4: 157.2, 173.7, 159.4, 172.2 MHz
+/// (f1f39f5, the sum select in byte slices, seeds 1/2: 155.1, 169.4); the same unit without
+/// `pick` (latency 7): 153.2, 138.4, 136.7, 149.9 MHz, and 136.3, 144.9, 140.9, 143.9 MHz before
+/// the decoders per four leaves, the priority encoder after `front` and the leaf's XOR mask (so
+/// the floor fails both on seeds 1 and 2).
 #[test]
 fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
     let dir = tmp("ecp5_pnr");
