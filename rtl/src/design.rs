@@ -214,8 +214,8 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
         "sumsel" => (
             w("reduce_sumsel"),
             hdr(
-                &format!("{} — a reduction node's sum in place of both outcomes when it is the result.", w("reduce_sumsel")),
-                "A module of its own so that synthesis with the hierarchy kept maps it apart: the sum's carry chain\nmeets one LUT here before the stage register. See the reduction tree.",
+                &format!("{} — one byte of a reduction node's output: the sum in place of both outcomes when it is the result.", w("reduce_sumsel")),
+                "A node has four, each forming use_sum (ired.sum, both values participating) itself, so no one LUT\nswitches all 64 output bits. A module of its own so that synthesis with the hierarchy kept maps it apart:\nthe sum's carry chain meets one LUT here before the stage register. See the reduction tree.",
                 "combinational".into(),
             ),
             false,

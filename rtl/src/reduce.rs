@@ -538,7 +538,8 @@ pub struct ReduceNode {
     sumsel: Vec<ReduceSumSel>,
     /// `a` and `b` combined by the and/or/xor of `ctl_i.arith` (the sum: `sum`).
     arith: Signal<Local, Bits<32>>,
-    /// `a + b`, and whether it is the output (ired.sum with both values participating).
+    /// `a + b`, and whether the operation is ired.sum (each sumsel slice adds: both values
+    /// participating).
     sum: Signal<Local, Bits<32>>,
     is_sum: Signal<Local, Bit>,
     /// What a half holds when it does not take `b`.
