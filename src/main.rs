@@ -10,7 +10,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "pisa", version, about = "PISA sub-group communication unit: reference model, RTL generator and verification kit")]
+#[command(
+    name = "pisa",
+    version,
+    about = "PISA sub-group communication unit: reference model, RTL generator and verification kit"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,

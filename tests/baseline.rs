@@ -126,7 +126,10 @@ fn compare(lanes: usize, reps: usize) -> (u64, u64, String) {
     let cfg = dir.join("unit.toml");
     std::fs::write(&cfg, format!("lanes = {lanes}\n")).unwrap();
     let rtl = dir.join("rtl");
-    let (code, out, err) = common::pisa(&["emit", "--config", cfg.to_str().unwrap(), "--out", rtl.to_str().unwrap()], "");
+    let (code, out, err) = common::pisa(
+        &["emit", "--config", cfg.to_str().unwrap(), "--out", rtl.to_str().unwrap()],
+        "",
+    );
     assert_eq!(code, 0, "{out}\n{err}");
     let mut files = vec!["tb.v".to_string()];
     for (name, text) in BASELINES {
@@ -140,7 +143,12 @@ fn compare(lanes: usize, reps: usize) -> (u64, u64, String) {
         }
     }
     std::fs::write(dir.join("tb.v"), testbench(lanes, reps)).unwrap();
-    run(&dir, "iverilog", &[&["-g2005", "-o", "tb.vvp"][..], &files.iter().map(|s| s.as_str()).collect::<Vec<_>>()].concat());
+    run(
+        &dir,
+        "iverilog",
+        &[&["-g2005", "-o", "tb.vvp"][..], &files.iter().map(|s| s.as_str()).collect::<Vec<_>>()]
+            .concat(),
+    );
     let out = run(&dir, "vvp", &["-n", "tb.vvp"]);
     let num = |key: &str| {
         out.lines()
@@ -158,7 +166,8 @@ fn run(dir: &Path, tool: &str, args: &[&str]) -> String {
         .args(args)
         .output()
         .unwrap_or_else(|e| panic!("{tool} runs (scripts/install-deps.sh installs it): {e}"));
-    let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     assert!(o.status.success(), "{tool} failed:\n{text}");
     text
 }

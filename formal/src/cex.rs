@@ -60,7 +60,8 @@ impl Ports {
     /// Bits `[lo, lo + width)` of a port as an integer (missing bits are 0).
     pub fn word(&self, port: &str, lo: usize, width: usize) -> u32 {
         let bits = self.0.get(port).map(|v| v.as_slice()).unwrap_or(&[]);
-        (0..width.min(32)).fold(0u32, |acc, i| acc | (u32::from(bits.get(lo + i).copied().unwrap_or(false)) << i))
+        (0..width.min(32))
+            .fold(0u32, |acc, i| acc | (u32::from(bits.get(lo + i).copied().unwrap_or(false)) << i))
     }
 
     /// A port of `lanes` 32-bit lanes.
@@ -78,7 +79,14 @@ pub fn replay(property: &Property, ports: &Ports, lanes: usize) -> String {
             let mode = ShflMode::ALL[ports.word("mode", 0, 2) as usize];
             let sg = ports.word("sg", 0, 1) == 1;
             let op = SgOp::Shfl { mode, sg };
-            replay_line(Some(op), op.encode(), &ports.lanes("src0", lanes), &ports.lanes("src1", lanes), u32::MAX, ports.word("part", 0, lanes))
+            replay_line(
+                Some(op),
+                op.encode(),
+                &ports.lanes("src0", lanes),
+                &ports.lanes("src1", lanes),
+                u32::MAX,
+                ports.word("part", 0, lanes),
+            )
         }
         Property::Reduce(op) => replay_line(
             Some(*op),
@@ -90,7 +98,14 @@ pub fn replay(property: &Property, ports: &Ports, lanes: usize) -> String {
         ),
         Property::Lzc => {
             let op = SgOp::RedFirstIdx;
-            replay_line(Some(op), op.encode(), &vec![0; lanes], &vec![0; lanes], ports.word("bits", 0, lanes), all)
+            replay_line(
+                Some(op),
+                op.encode(),
+                &vec![0; lanes],
+                &vec![0; lanes],
+                ports.word("bits", 0, lanes),
+                all,
+            )
         }
         Property::Pipeline { .. } => {
             // one cycle's port values; [`sequence`] joins the cycles
@@ -102,7 +117,10 @@ pub fn replay(property: &Property, ports: &Ports, lanes: usize) -> String {
                         .chunks(4)
                         .rev()
                         .map(|c| {
-                            let d = c.iter().enumerate().fold(0u32, |a, (i, &b)| a | (u32::from(b) << i));
+                            let d = c
+                                .iter()
+                                .enumerate()
+                                .fold(0u32, |a, (i, &b)| a | (u32::from(b) << i));
                             char::from_digit(d, 16).unwrap_or('?')
                         })
                         .collect();
@@ -142,13 +160,18 @@ mod tests {
 pub fn sequence(property: &Property, map: &str, cex: &str, lanes: usize) -> Result<String, String> {
     let frames = cex
         .split_whitespace()
-        .filter_map(|t| t.split_once('@').and_then(|(_, r)| r.split_once('=')).and_then(|(f, _)| f.parse::<usize>().ok()))
+        .filter_map(|t| {
+            t.split_once('@')
+                .and_then(|(_, r)| r.split_once('='))
+                .and_then(|(f, _)| f.parse::<usize>().ok())
+        })
         .max()
         .ok_or("counterexample has no frames")?;
     let mut cycles = Vec::new();
     for f in 0..=frames {
         let p = Ports::parse(map, cex, f)?;
-        let v: serde_json::Value = serde_json::from_str(&replay(property, &p, lanes)).map_err(|e| e.to_string())?;
+        let v: serde_json::Value =
+            serde_json::from_str(&replay(property, &p, lanes)).map_err(|e| e.to_string())?;
         cycles.push(v);
     }
     Ok(serde_json::Value::Array(cycles).to_string())

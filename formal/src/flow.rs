@@ -51,7 +51,9 @@ impl Tools {
             let arg = if var == "PISA_ABC" { "-h" } else { "-V" };
             match Command::new(&p).arg(arg).output() {
                 Ok(_) => Ok(p),
-                Err(e) => Err(ProveError::Tool { tool: p.display().to_string(), var, why: e.to_string() }),
+                Err(e) => {
+                    Err(ProveError::Tool { tool: p.display().to_string(), var, why: e.to_string() })
+                }
             }
         };
         Ok(Tools { yosys: get("PISA_YOSYS", "yosys")?, abc: get("PISA_ABC", "yosys-abc")? })
@@ -107,7 +109,10 @@ impl Job {
         }
         let need = |m: &Option<String>, what: &str| {
             m.clone().ok_or_else(|| {
-                ProveError::Input(format!("{}: no module named *{what} to prove", rtl.dir.display()))
+                ProveError::Input(format!(
+                    "{}: no module named *{what} to prove",
+                    rtl.dir.display()
+                ))
             })
         };
         let miter = match &property {
@@ -115,7 +120,9 @@ impl Job {
             Property::Lzc => harness::lzc(&need(&rtl.lzc, "_lzc")?, rtl.lanes),
             Property::Reduce(op) => harness::reduce(&need(&rtl.reduce, "_reduce")?, rtl.lanes, *op),
             Property::Pipeline { .. } => {
-                return Err(ProveError::Input("pipeline properties are built with Job::pipeline".into()))
+                return Err(ProveError::Input(
+                    "pipeline properties are built with Job::pipeline".into(),
+                ))
             }
         };
         let top = match &property {
@@ -129,14 +136,27 @@ impl Job {
 
     /// The pipelined unit in `piped` against the combinational unit in `comb`, over
     /// `latency + extra` cycles from reset.
-    pub fn pipeline(piped: &RtlDir, comb: &RtlDir, pipeline: usize, extra: usize) -> Result<Job, ProveError> {
-        let pu = piped.unit.clone().ok_or_else(|| ProveError::Input(format!("{}: no *_unit module", piped.dir.display())))?;
-        let cu = comb.unit.clone().ok_or_else(|| ProveError::Input(format!("{}: no *_unit module", comb.dir.display())))?;
+    pub fn pipeline(
+        piped: &RtlDir,
+        comb: &RtlDir,
+        pipeline: usize,
+        extra: usize,
+    ) -> Result<Job, ProveError> {
+        let pu = piped.unit.clone().ok_or_else(|| {
+            ProveError::Input(format!("{}: no *_unit module", piped.dir.display()))
+        })?;
+        let cu = comb.unit.clone().ok_or_else(|| {
+            ProveError::Input(format!("{}: no *_unit module", comb.dir.display()))
+        })?;
         if piped.lanes != comb.lanes || comb.latency != 0 {
-            return Err(ProveError::Input("pipeline proof needs a combinational unit of the same lanes".into()));
+            return Err(ProveError::Input(
+                "pipeline proof needs a combinational unit of the same lanes".into(),
+            ));
         }
         if pu == cu {
-            return Err(ProveError::Input(format!("both units are named {pu}; emit them with different prefixes")));
+            return Err(ProveError::Input(format!(
+                "both units are named {pu}; emit them with different prefixes"
+            )));
         }
         let latency = piped.latency;
         let mut files = piped.files.clone();
@@ -202,7 +222,8 @@ fn run_in(job: &Job, dir: &Path, tools: &Tools, ands: &mut Option<u64>) -> Resul
         .output()
         .map_err(|e| format!("running {}: {e}", tools.yosys.display()))?;
     if !y.status.success() {
-        let log = String::from_utf8_lossy(&y.stderr).to_string() + &std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default();
+        let log = String::from_utf8_lossy(&y.stderr).to_string()
+            + &std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default();
         let first = log.lines().find(|l| l.contains("ERROR")).unwrap_or("yosys failed");
         return Err(format!("{first} (log: {})", tool_log(dir, "yosys.log")));
     }
@@ -210,21 +231,35 @@ fn run_in(job: &Job, dir: &Path, tools: &Tools, ands: &mut Option<u64>) -> Resul
         // SAT sweeping first (`&fraig -y` merges only nodes it proves equal): the 32-lane binary32
         // min/max miters, whose RTL orders inverted keys on one chain where the spec compares
         // values, took 150-350 s with dprove alone and take about 40 s with the sweep
-        None => "read miter.aig; print_stats; &get; &fraig -y; &put; dprove; write_cex -n cex.txt".to_string(),
+        None => "read miter.aig; print_stats; &get; &fraig -y; &put; dprove; write_cex -n cex.txt"
+            .to_string(),
         // unrolled from the all-zero initial state: structural hashing and fraiging match each
         // pipeline stage with the combinational logic of the cycle it came from
         Some(k) => format!("read miter.aig; print_stats; frames -F {k} -i; orpos; dprove"),
     };
     let text = abc(tools, dir, &script, "abc.log")?;
-    *ands = text.split("and =").nth(1).and_then(|t| t.split_whitespace().next()).and_then(|n| n.parse().ok());
-    let mut refuted = text.contains("SATISFIABLE") && !text.contains("UNSATISFIABLE") || text.contains("NOT EQUIVALENT");
+    *ands = text
+        .split("and =")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|n| n.parse().ok());
+    let mut refuted = text.contains("SATISFIABLE") && !text.contains("UNSATISFIABLE")
+        || text.contains("NOT EQUIVALENT");
     let proven = text.contains("UNSATISFIABLE") || text.contains("Networks are equivalent");
     if let (true, Some(k)) = (refuted, job.frames) {
         // a sequential counterexample, cycle by cycle, from bounded model checking
-        let t = abc(tools, dir, &format!("read miter.aig; bmc3 -F {k}; write_cex -n cex.txt"), "abc_bmc.log")?;
+        let t = abc(
+            tools,
+            dir,
+            &format!("read miter.aig; bmc3 -F {k}; write_cex -n cex.txt"),
+            "abc_bmc.log",
+        )?;
         refuted = t.contains("was asserted in frame");
         if !refuted {
-            return Err(format!("the unrolled miter failed but bmc3 found no trace (logs: {})", tool_log(dir, "abc_bmc.log")));
+            return Err(format!(
+                "the unrolled miter failed but bmc3 found no trace (logs: {})",
+                tool_log(dir, "abc_bmc.log")
+            ));
         }
     }
     if refuted {
@@ -234,8 +269,9 @@ fn run_in(job: &Job, dir: &Path, tools: &Tools, ands: &mut Option<u64>) -> Resul
             None => Ports::parse(&map, &cex, 0).map(|p| replay(&job.property, &p, job.lanes)),
             Some(_) => sequence(&job.property, &map, &cex, job.lanes),
         };
-        let counterexample = decoded
-            .unwrap_or_else(|e| format!("(counterexample not decoded: {e}; see {})", tool_log(dir, "cex.txt")));
+        let counterexample = decoded.unwrap_or_else(|e| {
+            format!("(counterexample not decoded: {e}; see {})", tool_log(dir, "cex.txt"))
+        });
         Ok(Verdict::Fail { counterexample })
     } else if proven {
         Ok(Verdict::Pass)

@@ -23,7 +23,8 @@ pub fn xbar(module: &str, lanes: usize) -> String {
     let n = lanes;
     let mut s = String::new();
     writeln!(s, "module miter (").unwrap();
-    writeln!(s, "    input  wire [1:0] mode, input wire sg, input wire [{}:0] part,", n - 1).unwrap();
+    writeln!(s, "    input  wire [1:0] mode, input wire sg, input wire [{}:0] part,", n - 1)
+        .unwrap();
     writeln!(s, "    input  wire [{w}:0] src0, input wire [{w}:0] src1,", w = 32 * n - 1).unwrap();
     writeln!(s, "    output wire trigger);").unwrap();
     writeln!(s, "    wire [{}:0] spec_dst;", 32 * n - 1).unwrap();
@@ -88,8 +89,10 @@ pub fn pipeline(piped: &str, comb: &str, lanes: usize, latency: usize) -> String
     let w = 32 * n - 1;
     let mut s = String::new();
     writeln!(s, "module miter (").unwrap();
-    writeln!(s, "    input wire clk, input wire rst_n, input wire valid, input wire [7:0] op,").unwrap();
-    writeln!(s, "    input wire [{w}:0] src0, input wire [{w}:0] src1, input wire [31:0] mask,").unwrap();
+    writeln!(s, "    input wire clk, input wire rst_n, input wire valid, input wire [7:0] op,")
+        .unwrap();
+    writeln!(s, "    input wire [{w}:0] src0, input wire [{w}:0] src1, input wire [31:0] mask,")
+        .unwrap();
     writeln!(s, "    input wire [{}:0] activemask, output wire trigger);", n - 1).unwrap();
     // Cycle 0 is a reset cycle (`started` is the only initialised register): the valid bits of
     // the unit and of the delay line start unknown and are cleared by it.
@@ -97,7 +100,12 @@ pub fn pipeline(piped: &str, comb: &str, lanes: usize, latency: usize) -> String
     writeln!(s, "    always @(posedge clk) started <= 1'b1;").unwrap();
     writeln!(s, "    wire rst_eff = rst_n && started;").unwrap();
     for side in ["p", "c"] {
-        writeln!(s, "    wire [{w}:0] {side}_dst; wire [{}:0] {side}_wen; wire {side}_valid;", n - 1).unwrap();
+        writeln!(
+            s,
+            "    wire [{w}:0] {side}_dst; wire [{}:0] {side}_wen; wire {side}_valid;",
+            n - 1
+        )
+        .unwrap();
     }
     for (side, m) in [("p", piped), ("c", comb)] {
         writeln!(
@@ -107,7 +115,8 @@ pub fn pipeline(piped: &str, comb: &str, lanes: usize, latency: usize) -> String
         .unwrap();
     }
     for k in 1..=latency {
-        writeln!(s, "    reg [{w}:0] d_dst_{k}; reg [{}:0] d_wen_{k}; reg d_valid_{k};", n - 1).unwrap();
+        writeln!(s, "    reg [{w}:0] d_dst_{k}; reg [{}:0] d_wen_{k}; reg d_valid_{k};", n - 1)
+            .unwrap();
     }
     writeln!(s, "    always @(posedge clk) begin").unwrap();
     for k in 1..=latency {
@@ -116,7 +125,11 @@ pub fn pipeline(piped: &str, comb: &str, lanes: usize, latency: usize) -> String
         } else {
             (format!("d_dst_{}", k - 1), format!("d_wen_{}", k - 1), format!("d_valid_{}", k - 1))
         };
-        writeln!(s, "        d_dst_{k} <= {dd}; d_wen_{k} <= {dw}; d_valid_{k} <= rst_eff ? {dv} : 1'b0;").unwrap();
+        writeln!(
+            s,
+            "        d_dst_{k} <= {dd}; d_wen_{k} <= {dw}; d_valid_{k} <= rst_eff ? {dv} : 1'b0;"
+        )
+        .unwrap();
     }
     writeln!(s, "    end").unwrap();
     let (dd, dw, dv) = if latency == 0 {
@@ -124,8 +137,9 @@ pub fn pipeline(piped: &str, comb: &str, lanes: usize, latency: usize) -> String
     } else {
         (format!("d_dst_{latency}"), format!("d_wen_{latency}"), format!("d_valid_{latency}"))
     };
-    let lanes_differ: Vec<String> =
-        (0..n).map(|i| format!("(p_wen[{i}] && p_dst[{o}+:32] != {dd}[{o}+:32])", o = 32 * i)).collect();
+    let lanes_differ: Vec<String> = (0..n)
+        .map(|i| format!("(p_wen[{i}] && p_dst[{o}+:32] != {dd}[{o}+:32])", o = 32 * i))
+        .collect();
     writeln!(
         s,
         "    assign trigger = started && ((p_valid != {dv}) || (p_valid && (p_wen != {dw}\n        || {})));",

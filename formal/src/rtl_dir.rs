@@ -29,8 +29,10 @@ impl RtlDir {
     /// `pisa emit`, and must agree with it when it has one.
     pub fn scan(dir: &Path, lanes: Option<usize>) -> Result<RtlDir, ProveError> {
         // absolute, because the tools run in the work directory
-        let dir = &std::fs::canonicalize(dir).map_err(|e| ProveError::Input(format!("{}: {e}", dir.display())))?;
-        let rd = std::fs::read_dir(dir).map_err(|e| ProveError::Input(format!("{}: {e}", dir.display())))?;
+        let dir = &std::fs::canonicalize(dir)
+            .map_err(|e| ProveError::Input(format!("{}: {e}", dir.display())))?;
+        let rd = std::fs::read_dir(dir)
+            .map_err(|e| ProveError::Input(format!("{}: {e}", dir.display())))?;
         let mut files: Vec<PathBuf> = rd
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "v" || x == "sv"))
@@ -42,7 +44,8 @@ impl RtlDir {
         let mut modules = Vec::new();
         let mut defines = Vec::new();
         for f in &files {
-            let text = std::fs::read_to_string(f).map_err(|e| ProveError::Input(format!("{}: {e}", f.display())))?;
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| ProveError::Input(format!("{}: {e}", f.display())))?;
             let names = module_names(&text);
             modules.extend(names.iter().cloned());
             defines.push(names);
@@ -52,7 +55,12 @@ impl RtlDir {
             let text = std::fs::read_to_string(&manifest)
                 .map_err(|e| ProveError::Input(format!("{}: {e}", manifest.display())))?;
             let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-                ProveError::Input(format!("{}:{}:{}: {e}", manifest.display(), e.line(), e.column()))
+                ProveError::Input(format!(
+                    "{}:{}:{}: {e}",
+                    manifest.display(),
+                    e.line(),
+                    e.column()
+                ))
             })?;
             let get = |k: &str| v.get(k).and_then(|x| x.as_u64()).map(|x| x as usize);
             (get("lanes"), get("latency_cycles").unwrap_or(0))
@@ -75,7 +83,9 @@ impl RtlDir {
             }
         };
         if ![4, 8, 16, 32].contains(&lanes) {
-            return Err(ProveError::Input(format!("lanes = {lanes} is not supported (use 4, 8, 16 or 32)")));
+            return Err(ProveError::Input(format!(
+                "lanes = {lanes} is not supported (use 4, 8, 16 or 32)"
+            )));
         }
         let find = |suffix: &str| -> Result<Option<String>, ProveError> {
             let hits: Vec<&String> = modules.iter().filter(|m| m.ends_with(suffix)).collect();
@@ -148,8 +158,11 @@ pub fn module_names(text: &str) -> Vec<String> {
         let t = l.trim_start();
         if let Some(rest) = t.strip_prefix("module") {
             if rest.starts_with(|c: char| c.is_whitespace()) {
-                let name: String =
-                    rest.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$').collect();
+                let name: String = rest
+                    .trim_start()
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+                    .collect();
                 if !name.is_empty() {
                     out.push(name);
                 }

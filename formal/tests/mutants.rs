@@ -20,7 +20,10 @@ fn work(name: &str) -> PathBuf {
 
 fn emit(dir: &Path, lanes: usize, pipeline: usize, prefix: &str) -> RtlDir {
     let cfg = UnitConfig::new(lanes, pipeline).unwrap();
-    design(&cfg, BlockName::Unit, prefix).unwrap().write(dir, manifest_info(&cfg, BlockName::Unit)).unwrap();
+    design(&cfg, BlockName::Unit, prefix)
+        .unwrap()
+        .write(dir, manifest_info(&cfg, BlockName::Unit))
+        .unwrap();
     RtlDir::scan(dir, None).unwrap()
 }
 
@@ -42,11 +45,18 @@ fn assert_refuted(name: &str, file: &str, from: &str, to: &str, property: Proper
     let dir = work(name);
     let rtl = emit(&dir.join("rtl"), 8, 0, "pisa_sg");
     let job = Job::block(property.clone(), &rtl).unwrap();
-    assert_eq!(verdict(&job, &dir.join("good")), Verdict::Pass, "{property} must hold on the unmutated RTL");
+    assert_eq!(
+        verdict(&job, &dir.join("good")),
+        Verdict::Pass,
+        "{property} must hold on the unmutated RTL"
+    );
     mutate(&rtl.dir, file, from, to);
     match verdict(&job, &dir.join("bad")) {
         Verdict::Fail { counterexample } => {
-            assert!(counterexample.contains("src0") || counterexample.contains("activemask"), "{counterexample}");
+            assert!(
+                counterexample.contains("src0") || counterexample.contains("activemask"),
+                "{counterexample}"
+            );
         }
         v => panic!("mutant {name} not caught by {property}: {v:?}"),
     }
@@ -101,7 +111,13 @@ fn inverted_comparator_is_caught() {
 
 #[test]
 fn broken_priority_encoder_is_caught() {
-    assert_refuted("lzc", "pisa_sg_lzc.v", "e1_1 = e0_2 && e0_3;", "e1_1 = e0_2 || e0_3;", Property::Lzc);
+    assert_refuted(
+        "lzc",
+        "pisa_sg_lzc.v",
+        "e1_1 = e0_2 && e0_3;",
+        "e1_1 = e0_2 || e0_3;",
+        Property::Lzc,
+    );
 }
 
 #[test]
@@ -114,7 +130,9 @@ fn broken_pipeline_is_caught() {
     // valid_o skips the output stage register: one cycle early
     mutate(&piped.dir, "pisa_p2_unit.v", "valid_o = out_vreg_0_q_o;", "valid_o = vq_2;");
     match verdict(&job, &dir.join("bad")) {
-        Verdict::Fail { counterexample } => assert!(counterexample.starts_with('['), "{counterexample}"),
+        Verdict::Fail { counterexample } => {
+            assert!(counterexample.starts_with('['), "{counterexample}")
+        }
         v => panic!("broken valid chain not caught: {v:?}"),
     }
     let _ = std::fs::remove_dir_all(&dir);

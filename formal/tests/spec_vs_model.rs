@@ -24,7 +24,15 @@ fn simulate(dir: &Path, tb: &str, mem: &str) -> Vec<Vec<u32>> {
     }
     let c = Command::new("iverilog")
         .current_dir(dir)
-        .args(["-g2005", "-o", "tb.vvp", "tb.v", "pisa_spec_shfl.v", "pisa_spec_reduce.v", "pisa_spec_lzc.v"])
+        .args([
+            "-g2005",
+            "-o",
+            "tb.vvp",
+            "tb.v",
+            "pisa_spec_shfl.v",
+            "pisa_spec_reduce.v",
+            "pisa_spec_lzc.v",
+        ])
         .output()
         .expect("iverilog runs (scripts/install-deps.sh installs it)");
     assert!(c.status.success(), "iverilog: {}", String::from_utf8_lossy(&c.stderr));
@@ -33,7 +41,9 @@ fn simulate(dir: &Path, tb: &str, mem: &str) -> Vec<Vec<u32>> {
     String::from_utf8_lossy(&r.stdout)
         .lines()
         .filter(|l| l.starts_with("R "))
-        .map(|l| l[2..].split_whitespace().map(|w| u32::from_str_radix(w, 16).expect("hex")).collect())
+        .map(|l| {
+            l[2..].split_whitespace().map(|w| u32::from_str_radix(w, 16).expect("hex")).collect()
+        })
         .collect()
 }
 
@@ -60,7 +70,8 @@ fn shfl_spec_equals_model() {
     let mut mem = String::new();
     for (op, inp) in &cases {
         let SgOp::Shfl { mode, sg } = *op else { unreachable!() };
-        let code = ShflMode::ALL.iter().position(|m| *m == mode).unwrap() as u32 | (u32::from(sg) << 2);
+        let code =
+            ShflMode::ALL.iter().position(|m| *m == mode).unwrap() as u32 | (u32::from(sg) << 2);
         push_case(&mut mem, [code, inp.mask & inp.activemask]);
         push_case(&mut mem, inp.src0);
         push_case(&mut mem, inp.src1);
@@ -79,7 +90,11 @@ fn shfl_spec_equals_model() {
         let want = execute_lanes::<N>(*op, inp);
         for l in 0..N {
             if want.wen >> l & 1 == 1 {
-                assert_eq!(spec_dst[l], want.dst[l], "{op} lane {l}: spec {:#x} model {:#x}; inputs {inp:?}", spec_dst[l], want.dst[l]);
+                assert_eq!(
+                    spec_dst[l], want.dst[l],
+                    "{op} lane {l}: spec {:#x} model {:#x}; inputs {inp:?}",
+                    spec_dst[l], want.dst[l]
+                );
             }
         }
     }
@@ -92,7 +107,8 @@ fn reduce_spec_equals_model_for_every_form() {
     // each case is drawn for one form (edge weighting depends on the form) and run on all forms
     // (fewer cases: iverilog evaluates 48 spec trees per case)
     let n_cases = 400;
-    let cases: Vec<SgInputs<N>> = (0..n_cases).map(|i| random_inputs::<N>(&mut rng, forms[i % forms.len()])).collect();
+    let cases: Vec<SgInputs<N>> =
+        (0..n_cases).map(|i| random_inputs::<N>(&mut rng, forms[i % forms.len()])).collect();
     let mut mem = String::new();
     for inp in &cases {
         push_case(&mut mem, [inp.mask & inp.activemask]);
@@ -122,12 +138,19 @@ fn reduce_spec_equals_model_for_every_form() {
             let want = execute_lanes::<N>(*op, inp);
             if want.wen != 0 {
                 let lane = want.wen.trailing_zeros() as usize;
-                assert_eq!(results[f], want.dst[lane], "{op}: spec {:#x} model {:#x}; inputs {inp:?}", results[f], want.dst[lane]);
+                assert_eq!(
+                    results[f], want.dst[lane],
+                    "{op}: spec {:#x} model {:#x}; inputs {inp:?}",
+                    results[f], want.dst[lane]
+                );
                 checked += 1;
             }
         }
     }
-    assert!(checked > n_cases * forms.len() / 2, "too few cases with participating lanes: {checked}");
+    assert!(
+        checked > n_cases * forms.len() / 2,
+        "too few cases with participating lanes: {checked}"
+    );
 }
 
 #[test]
@@ -149,7 +172,11 @@ fn lzc_spec_equals_model() {
         let want = execute_lanes::<N>(op, inp);
         if want.wen != 0 {
             let lane = want.wen.trailing_zeros() as usize;
-            assert_eq!(r[0], want.dst[lane], "redfirstidx: spec {} model {}; inputs {inp:?}", r[0], want.dst[lane]);
+            assert_eq!(
+                r[0], want.dst[lane],
+                "redfirstidx: spec {} model {}; inputs {inp:?}",
+                r[0], want.dst[lane]
+            );
         }
     }
 }

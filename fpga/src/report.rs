@@ -25,7 +25,12 @@ pub struct SynthResult {
 }
 
 impl SynthResult {
-    pub fn parse(target: Target, top: &str, stat_json: &str, ltp: &str) -> Result<SynthResult, String> {
+    pub fn parse(
+        target: Target,
+        top: &str,
+        stat_json: &str,
+        ltp: &str,
+    ) -> Result<SynthResult, String> {
         // `tee -o` may leave yosys' log lines before the JSON object, and yosys 0.23's `stat -json`
         // prints the hierarchy's "  submodule  count" lines inside it: keep only JSON lines
         let start = stat_json.find('{').ok_or("no JSON object")?;
@@ -37,14 +42,17 @@ impl SynthResult {
             })
             .collect::<Vec<_>>()
             .join("\n");
-        let v: serde_json::Value = serde_json::from_str(&clean).map_err(|e| format!("{}:{}: {e}", e.line(), e.column()))?;
+        let v: serde_json::Value = serde_json::from_str(&clean)
+            .map_err(|e| format!("{}:{}: {e}", e.line(), e.column()))?;
         let by_type = v
             .pointer("/design/num_cells_by_type")
             .or_else(|| v.pointer(&format!("/modules/\\{top}/num_cells_by_type")))
             .and_then(|x| x.as_object())
             .ok_or("no design.num_cells_by_type")?;
-        let cells: BTreeMap<String, u64> = by_type.iter().map(|(k, n)| (k.clone(), n.as_u64().unwrap_or(0))).collect();
-        let sum = |names: &[&str]| names.iter().map(|n| cells.get(*n).copied().unwrap_or(0)).sum::<u64>();
+        let cells: BTreeMap<String, u64> =
+            by_type.iter().map(|(k, n)| (k.clone(), n.as_u64().unwrap_or(0))).collect();
+        let sum =
+            |names: &[&str]| names.iter().map(|n| cells.get(*n).copied().unwrap_or(0)).sum::<u64>();
         let luts = sum(target.lut_cells());
         let wide_muxes = sum(target.mux_cells());
         let ffs = cells.iter().filter(|(k, _)| target.is_ff(k)).map(|(_, n)| n).sum();
@@ -53,7 +61,17 @@ impl SynthResult {
             .nth(1)
             .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
             .and_then(|d| d.parse().ok());
-        Ok(SynthResult { target: target.name().into(), top: top.into(), cells, luts, wide_muxes, ffs, logic_levels, seconds: 0.0, netlist: PathBuf::new() })
+        Ok(SynthResult {
+            target: target.name().into(),
+            top: top.into(),
+            cells,
+            luts,
+            wide_muxes,
+            ffs,
+            logic_levels,
+            seconds: 0.0,
+            netlist: PathBuf::new(),
+        })
     }
 }
 
@@ -74,7 +92,8 @@ pub struct PnrResult {
 impl PnrResult {
     /// Reads nextpnr's `report.json` of a run with placer seed `seed`.
     pub fn parse(text: &str, seed: u32) -> Result<PnrResult, String> {
-        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("{}:{}: {e}", e.line(), e.column()))?;
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("{}:{}: {e}", e.line(), e.column()))?;
         let fmax = v.get("fmax").and_then(|f| f.as_object()).ok_or("no fmax in report")?;
         let (_, clk) = fmax.iter().next().ok_or("no clock in report")?;
         let fmax_mhz = clk.get("achieved").and_then(|x| x.as_f64()).ok_or("no achieved fmax")?;
@@ -114,7 +133,13 @@ mod tests {
     #[test]
     fn parses_stat_and_ltp() {
         let stat = "junk\n{\"design\": {\"num_cells_by_type\": {\"LUT4\": 10, \"PFUMX\": 3, \"L6MUX21\": 1, \"TRELLIS_FF\": 7}}}";
-        let r = SynthResult::parse(Target::Ecp5, "t", stat, "Longest topological path in t (length=12):\n").unwrap();
+        let r = SynthResult::parse(
+            Target::Ecp5,
+            "t",
+            stat,
+            "Longest topological path in t (length=12):\n",
+        )
+        .unwrap();
         assert_eq!((r.luts, r.wide_muxes, r.ffs, r.logic_levels), (10, 4, 7, Some(12)));
         let r = SynthResult::parse(Target::Xc7, "t", "{\"design\": {\"num_cells_by_type\": {\"LUT6\": 5, \"LUT3\": 2, \"MUXF7\": 1, \"FDRE\": 4}}}", "").unwrap();
         assert_eq!((r.luts, r.wide_muxes, r.ffs, r.logic_levels), (7, 1, 4, None));

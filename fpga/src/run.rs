@@ -76,7 +76,10 @@ impl Target {
 impl std::str::FromStr for Target {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Target::ALL.into_iter().find(|t| t.name() == s).ok_or_else(|| format!("unknown target '{s}' (ecp5, ice40, xc7)"))
+        Target::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| format!("unknown target '{s}' (ecp5, ice40, xc7)"))
     }
 }
 
@@ -92,7 +95,8 @@ fn run_sh(sh: &Path, args: &[String], log: &Path, tool: &str) -> Result<(), Fpga
     if out.status.success() {
         return Ok(());
     }
-    let text = std::fs::read_to_string(log).unwrap_or_default() + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        std::fs::read_to_string(log).unwrap_or_default() + &String::from_utf8_lossy(&out.stderr);
     let first_error = text
         .lines()
         .find(|l| l.contains("ERROR") || l.contains("rror:"))
@@ -103,7 +107,12 @@ fn run_sh(sh: &Path, args: &[String], log: &Path, tool: &str) -> Result<(), Fpga
 }
 
 /// Synthesizes module `top` of `files` for `target` into `out`.
-pub fn synth(target: Target, top: &str, files: &[PathBuf], out: &Path) -> Result<SynthResult, FpgaError> {
+pub fn synth(
+    target: Target,
+    top: &str,
+    files: &[PathBuf],
+    out: &Path,
+) -> Result<SynthResult, FpgaError> {
     let start = Instant::now();
     let sh = script(out, "synth.sh", SYNTH_SH)?;
     script(out, "ecp5_mux_map.v", ECP5_MUX_MAP)?;
@@ -112,21 +121,35 @@ pub fn synth(target: Target, top: &str, files: &[PathBuf], out: &Path) -> Result
     run_sh(&sh, &args, &out.join("yosys.log"), "yosys")?;
     let stat = std::fs::read_to_string(out.join("stat.json"))?;
     let ltp = std::fs::read_to_string(out.join("ltp.txt")).unwrap_or_default();
-    let mut r = SynthResult::parse(target, top, &stat, &ltp).map_err(|e| FpgaError::Input(format!("{}: {e}", out.join("stat.json").display())))?;
+    let mut r = SynthResult::parse(target, top, &stat, &ltp)
+        .map_err(|e| FpgaError::Input(format!("{}: {e}", out.join("stat.json").display())))?;
     r.seconds = start.elapsed().as_secs_f64();
     r.netlist = out.join(format!("{top}.json"));
     Ok(r)
 }
 
 /// Places and routes a synthesized netlist (top `pisa_fpga_wrap`) at `freq_mhz` with placer seed `seed`, in `out`.
-pub fn pnr(target: Target, netlist: &Path, out: &Path, freq_mhz: f64, seed: u32) -> Result<PnrResult, FpgaError> {
+pub fn pnr(
+    target: Target,
+    netlist: &Path,
+    out: &Path,
+    freq_mhz: f64,
+    seed: u32,
+) -> Result<PnrResult, FpgaError> {
     let start = Instant::now();
     std::fs::create_dir_all(out)?;
     let sh = script(out, "pnr.sh", PNR_SH)?;
-    let args = vec![target.name().to_string(), netlist.display().to_string(), out.display().to_string(), format!("{freq_mhz}"), seed.to_string()];
+    let args = vec![
+        target.name().to_string(),
+        netlist.display().to_string(),
+        out.display().to_string(),
+        format!("{freq_mhz}"),
+        seed.to_string(),
+    ];
     run_sh(&sh, &args, &out.join("pnr.log"), "nextpnr")?;
     let text = std::fs::read_to_string(out.join("report.json"))?;
-    let mut r = PnrResult::parse(&text, seed).map_err(|e| FpgaError::Input(format!("{}: {e}", out.join("report.json").display())))?;
+    let mut r = PnrResult::parse(&text, seed)
+        .map_err(|e| FpgaError::Input(format!("{}: {e}", out.join("report.json").display())))?;
     r.seconds = start.elapsed().as_secs_f64();
     Ok(r)
 }
@@ -142,9 +165,22 @@ pub enum Equivalence {
 
 /// Proves the netlist `netlist` (module `top`) equal to the RTL `gold_files` (module `gold_top`,
 /// emitted under another module prefix) with `fpga/equiv.sh`, working in `out`.
-pub fn equiv(target: Target, netlist: &Path, top: &str, gold_top: &str, gold_files: &[PathBuf], out: &Path) -> Result<Equivalence, FpgaError> {
+pub fn equiv(
+    target: Target,
+    netlist: &Path,
+    top: &str,
+    gold_top: &str,
+    gold_files: &[PathBuf],
+    out: &Path,
+) -> Result<Equivalence, FpgaError> {
     let sh = script(out, "equiv.sh", EQUIV_SH)?;
-    let mut args = vec![target.name().to_string(), netlist.display().to_string(), top.to_string(), out.display().to_string(), gold_top.to_string()];
+    let mut args = vec![
+        target.name().to_string(),
+        netlist.display().to_string(),
+        top.to_string(),
+        out.display().to_string(),
+        gold_top.to_string(),
+    ];
     args.extend(gold_files.iter().map(|f| f.display().to_string()));
     let o = Command::new("bash").arg(&sh).args(&args).output()?;
     match o.status.code() {
@@ -152,8 +188,17 @@ pub fn equiv(target: Target, netlist: &Path, top: &str, gold_top: &str, gold_fil
         Some(1) => Ok(Equivalence::Different),
         Some(3) => Ok(Equivalence::Undecided),
         _ => {
-            let first_error = String::from_utf8_lossy(&o.stderr).lines().next().unwrap_or("non-zero exit").trim().to_string();
-            Err(FpgaError::Tool { tool: "yosys (equiv.sh)".into(), first_error, log: out.join("equiv.log").display().to_string() })
+            let first_error = String::from_utf8_lossy(&o.stderr)
+                .lines()
+                .next()
+                .unwrap_or("non-zero exit")
+                .trim()
+                .to_string();
+            Err(FpgaError::Tool {
+                tool: "yosys (equiv.sh)".into(),
+                first_error,
+                log: out.join("equiv.log").display().to_string(),
+            })
         }
     }
 }

@@ -22,8 +22,10 @@ pub struct Port {
 /// Ports declared as `input wire [H:L] name;` / `output reg name;` (the emitter's style) in
 /// module `top` of `text`.
 pub fn ports(text: &str, top: &str) -> Result<Vec<Port>, String> {
-    let start = text.find(&format!("module {top}")).ok_or_else(|| format!("module {top} not found"))?;
-    let body = &text[start..text[start..].find("endmodule").map(|e| start + e).unwrap_or(text.len())];
+    let start =
+        text.find(&format!("module {top}")).ok_or_else(|| format!("module {top} not found"))?;
+    let body =
+        &text[start..text[start..].find("endmodule").map(|e| start + e).unwrap_or(text.len())];
     let mut out = Vec::new();
     for line in body.lines() {
         let t = line.trim();
@@ -73,7 +75,8 @@ pub fn wrapper(top: &str, ports: &[Port]) -> String {
         widths.len() - 1
     )
     .unwrap();
-    writeln!(s, "module pisa_fpga_wrap (input wire clk, input wire din, output reg dout);").unwrap();
+    writeln!(s, "module pisa_fpga_wrap (input wire clk, input wire din, output reg dout);")
+        .unwrap();
     writeln!(s, "    reg [{}:0] in_q;", win - 1).unwrap();
     writeln!(s, "    reg [{}:0] out_q;", wout - 1).unwrap();
     writeln!(s, "    wire [{}:0] out_d;", wout - 1).unwrap();
@@ -92,7 +95,11 @@ pub fn wrapper(top: &str, ports: &[Port]) -> String {
         let (src, w) = (name(l - 1), widths[l - 1]);
         for i in 0..widths[l] {
             let (lo, hi) = (4 * i, (4 * i + 3).min(w - 1));
-            let dst = if l == widths.len() - 1 { "dout".to_string() } else { format!("{}[{i}]", name(l)) };
+            let dst = if l == widths.len() - 1 {
+                "dout".to_string()
+            } else {
+                format!("{}[{i}]", name(l))
+            };
             if lo == hi {
                 writeln!(s, "        {dst} <= {src}[{lo}];").unwrap();
             } else {
@@ -131,11 +138,22 @@ mod tests {
     fn reads_emitter_ports_and_wraps() {
         let v = "module pisa_sg_lzc(bits_i,idx_o);\n    input wire  [7:0] bits_i;\n    output reg  [31:0] idx_o;\nendmodule\n";
         let p = ports(v, "pisa_sg_lzc").unwrap();
-        assert_eq!(p, vec![Port { name: "bits_i".into(), input: true, width: 8 }, Port { name: "idx_o".into(), input: false, width: 32 }]);
+        assert_eq!(
+            p,
+            vec![
+                Port { name: "bits_i".into(), input: true, width: 8 },
+                Port { name: "idx_o".into(), input: false, width: 32 }
+            ]
+        );
         let w = wrapper("pisa_sg_lzc", &p);
         assert!(w.contains(".bits_i(in_q[7:0])") && w.contains(".idx_o(out_d[31:0])"), "{w}");
         // 32 -> 8 -> 2 -> 1: two register levels, then dout
-        assert!(w.contains("x1_q[7] <= ^out_q[31:28];") && w.contains("x2_q[1] <= ^x1_q[7:4];") && w.contains("dout <= ^x2_q[1:0];"), "{w}");
+        assert!(
+            w.contains("x1_q[7] <= ^out_q[31:28];")
+                && w.contains("x2_q[1] <= ^x1_q[7:4];")
+                && w.contains("dout <= ^x2_q[1:0];"),
+            "{w}"
+        );
         assert!(ports(v, "other").is_err());
     }
 }

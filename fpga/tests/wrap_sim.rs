@@ -35,7 +35,12 @@ fn check(width: usize) {
     let src = dir.join("all.v");
     std::fs::write(&src, format!("{blk}\n{wrap}\n{tb}")).unwrap();
     let exe = dir.join("sim");
-    let o = Command::new("iverilog").arg("-o").arg(&exe).arg(&src).output().expect("iverilog is installed (scripts/install-deps.sh)");
+    let o = Command::new("iverilog")
+        .arg("-o")
+        .arg(&exe)
+        .arg(&src)
+        .output()
+        .expect("iverilog is installed (scripts/install-deps.sh)");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let o = Command::new("vvp").arg(&exe).output().expect("vvp");
     let log = String::from_utf8_lossy(&o.stdout);

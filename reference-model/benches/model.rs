@@ -12,11 +12,21 @@ fn forms() -> Vec<SgOp> {
     if std::env::var_os("PISA_BENCH_ALL").is_some() {
         return SgOp::all();
     }
-    ["shfl.idx.32b", "shfl.up.32b", "shfl.dn.sg.32b", "fred.max.f", "fred.min.nanp.hf", "fred.absmax.bfx2",
-     "ired.sum.32b", "ired.smin.16b", "ired.absmax.32b", "redfirstidx.32b"]
-        .iter()
-        .map(|f| f.parse().expect("form"))
-        .collect()
+    [
+        "shfl.idx.32b",
+        "shfl.up.32b",
+        "shfl.dn.sg.32b",
+        "fred.max.f",
+        "fred.min.nanp.hf",
+        "fred.absmax.bfx2",
+        "ired.sum.32b",
+        "ired.smin.16b",
+        "ired.absmax.32b",
+        "redfirstidx.32b",
+    ]
+    .iter()
+    .map(|f| f.parse().expect("form"))
+    .collect()
 }
 
 fn bench(c: &mut Criterion) {
@@ -30,7 +40,9 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| cases.iter().fold(0u32, |a, c| a ^ execute(form, black_box(c)).dst[7]))
             });
             g.bench_with_input(BenchmarkId::new("baseline", form), &cases, |b, cases| {
-                b.iter(|| cases.iter().fold(0u32, |a, c| a ^ literal::execute(form, black_box(c)).dst[7]))
+                b.iter(|| {
+                    cases.iter().fold(0u32, |a, c| a ^ literal::execute(form, black_box(c)).dst[7])
+                })
             });
         }
         g.finish();

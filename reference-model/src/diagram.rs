@@ -64,7 +64,8 @@ mod tests {
 
     #[test]
     fn parse_spec_rows() {
-        let (n, c) = parse_row("// %r |  |  |31|30|29|28|27|26|  |  |23|22|21|20|19|18|  |..").unwrap();
+        let (n, c) =
+            parse_row("// %r |  |  |31|30|29|28|27|26|  |  |23|22|21|20|19|18|  |..").unwrap();
         assert_eq!(n, "%r");
         assert_eq!(c.len(), 17);
         assert_eq!(&c[..4], &[Cell::Blank, Cell::Blank, Cell::Lane(31), Cell::Lane(30)]);

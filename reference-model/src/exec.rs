@@ -32,21 +32,25 @@ impl Default for InitialState {
 /// Parses a JSON value as a u32 (integer or `"0x.."` string); `what` names it in errors.
 pub fn parse_u32(v: &Value, what: &str) -> Result<u32, String> {
     match v {
-        Value::Number(n) => n
-            .as_u64()
-            .and_then(|x| u32::try_from(x).ok())
-            .ok_or_else(|| format!("{what}: {n} is not a 32-bit unsigned integer (0..=4294967295)")),
+        Value::Number(n) => n.as_u64().and_then(|x| u32::try_from(x).ok()).ok_or_else(|| {
+            format!("{what}: {n} is not a 32-bit unsigned integer (0..=4294967295)")
+        }),
         Value::String(s) => {
             let hex = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).ok_or_else(|| {
-                format!("{what}: string {s:?} is not a hex value (write \"0x...\" or a plain integer)")
+                format!(
+                    "{what}: string {s:?} is not a hex value (write \"0x...\" or a plain integer)"
+                )
             })?;
             let digits: String = hex.chars().filter(|&c| c != '_').collect();
             if digits.is_empty() || digits.len() > 8 {
                 return Err(format!("{what}: {s:?} is not a 32-bit hex value"));
             }
-            u32::from_str_radix(&digits, 16).map_err(|_| format!("{what}: {s:?} is not a valid hex value"))
+            u32::from_str_radix(&digits, 16)
+                .map_err(|_| format!("{what}: {s:?} is not a valid hex value"))
         }
-        other => Err(format!("{what}: expected an integer or \"0x..\" string, found {}", kind(other))),
+        other => {
+            Err(format!("{what}: expected an integer or \"0x..\" string, found {}", kind(other)))
+        }
     }
 }
 
@@ -82,8 +86,9 @@ pub fn parse_state(obj: &Map<String, Value>, allowed: &[&str]) -> Result<Initial
                 let bare = name
                     .strip_prefix('%')
                     .ok_or_else(|| format!("{what}: register names start with '%'"))?;
-                let valid = bare.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                    && bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+                let valid =
+                    bare.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                        && bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
                 if !valid {
                     return Err(format!("{what}: not a valid register name"));
                 }
@@ -91,10 +96,16 @@ pub fn parse_state(obj: &Map<String, Value>, allowed: &[&str]) -> Result<Initial
                     return Err(format!("{what}: '%{bare}' is a special register; set %activemask with the \"activemask\" field"));
                 }
                 let Value::Array(arr) = vals else {
-                    return Err(format!("{what}: expected an array of {LANES} values, found {}", kind(vals)));
+                    return Err(format!(
+                        "{what}: expected an array of {LANES} values, found {}",
+                        kind(vals)
+                    ));
                 };
                 if arr.len() != LANES {
-                    return Err(format!("{what}: expected {LANES} values (one per lane), found {}", arr.len()));
+                    return Err(format!(
+                        "{what}: expected {LANES} values (one per lane), found {}",
+                        arr.len()
+                    ));
                 }
                 let mut w = [0u32; LANES];
                 for (i, v) in arr.iter().enumerate() {
@@ -103,7 +114,12 @@ pub fn parse_state(obj: &Map<String, Value>, allowed: &[&str]) -> Result<Initial
                 st.regs.insert(bare.to_string(), w);
             }
         }
-        Some(other) => return Err(format!("regs: expected an object of register arrays, found {}", kind(other))),
+        Some(other) => {
+            return Err(format!(
+                "regs: expected an object of register arrays, found {}",
+                kind(other)
+            ))
+        }
     }
     Ok(st)
 }
@@ -116,7 +132,11 @@ pub fn register_file(prog: &Program, st: &InitialState) -> Result<Vec<Warp>, Str
             let Some(vals) = st.regs.get(&r.name) else { return Ok([0; LANES]) };
             let max = r.kind.max_value();
             if let Some((lane, v)) = vals.iter().enumerate().find(|(_, v)| **v > max) {
-                let ty = if r.kind == RegKind::Pred { "a .pred (0 or 1)".to_string() } else { format!("a {} register", r.kind.name()) };
+                let ty = if r.kind == RegKind::Pred {
+                    "a .pred (0 or 1)".to_string()
+                } else {
+                    format!("a {} register", r.kind.name())
+                };
                 return Err(format!("regs[\"%{}\"][{lane}]: {v:#x} does not fit {ty}", r.name));
             }
             Ok(*vals)
@@ -128,7 +148,10 @@ pub fn register_file(prog: &Program, st: &InitialState) -> Result<Vec<Warp>, Str
 pub fn regs_json(prog: &Program, regs: &[Warp]) -> Value {
     let mut m = Map::new();
     for (r, vals) in prog.regs.iter().zip(regs) {
-        m.insert(format!("%{}", r.name), Value::Array(vals.iter().map(|&v| Value::from(v)).collect()));
+        m.insert(
+            format!("%{}", r.name),
+            Value::Array(vals.iter().map(|&v| Value::from(v)).collect()),
+        );
     }
     let mut out = Map::new();
     out.insert("regs".into(), Value::Object(m));
@@ -180,7 +203,9 @@ impl CaseError {
 impl std::fmt::Display for CaseError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            CaseError::Json { line, column, message } => write!(f, "{line}:{column}: invalid JSON: {message}"),
+            CaseError::Json { line, column, message } => {
+                write!(f, "{line}:{column}: invalid JSON: {message}")
+            }
             CaseError::State(m) => f.write_str(m),
             CaseError::Program { pos, message } => write!(f, "program:{pos}: {message}"),
         }
@@ -205,7 +230,8 @@ pub fn run_source<B: SubgroupBackend + ?Sized>(
     observer: &mut dyn FnMut(&Event<'_>),
 ) -> Result<CaseRun, CaseError> {
     let externals: Vec<&str> = st.regs.keys().map(String::as_str).collect();
-    let program = assemble(src, &externals).map_err(|e| CaseError::Program { pos: e.pos, message: e.message })?;
+    let program = assemble(src, &externals)
+        .map_err(|e| CaseError::Program { pos: e.pos, message: e.message })?;
     let mut regs = register_file(&program, st).map_err(CaseError::State)?;
     let stats = run(&program, &mut regs, st.activemask, backend, opts, observer)
         .map_err(|e| CaseError::Program { pos: e.pos, message: e.message })?;
@@ -214,8 +240,11 @@ pub fn run_source<B: SubgroupBackend + ?Sized>(
 
 /// Parses a JSON text as an object (for cases and state files).
 pub fn parse_object(text: &str) -> Result<Map<String, Value>, CaseError> {
-    let v: Value = serde_json::from_str(text)
-        .map_err(|e| CaseError::Json { line: e.line(), column: e.column(), message: strip_position(&e.to_string()) })?;
+    let v: Value = serde_json::from_str(text).map_err(|e| CaseError::Json {
+        line: e.line(),
+        column: e.column(),
+        message: strip_position(&e.to_string()),
+    })?;
     match v {
         Value::Object(obj) => Ok(obj),
         other => Err(CaseError::State(format!("expected a JSON object, found {}", kind(&other)))),
@@ -223,12 +252,21 @@ pub fn parse_object(text: &str) -> Result<Map<String, Value>, CaseError> {
 }
 
 /// Runs one JSON Lines case and returns the answer object `{"regs": ...}`.
-pub fn exec_case<B: SubgroupBackend + ?Sized>(line: &str, backend: &mut B, opts: &RunOptions) -> Result<Value, CaseError> {
+pub fn exec_case<B: SubgroupBackend + ?Sized>(
+    line: &str,
+    backend: &mut B,
+    opts: &RunOptions,
+) -> Result<Value, CaseError> {
     let obj = parse_object(line)?;
     let st = parse_state(&obj, &["program"]).map_err(CaseError::State)?;
     let src = match obj.get("program") {
         Some(Value::String(s)) => s,
-        Some(other) => return Err(CaseError::State(format!("program: expected a string, found {}", kind(other)))),
+        Some(other) => {
+            return Err(CaseError::State(format!(
+                "program: expected a string, found {}",
+                kind(other)
+            )))
+        }
         None => return Err(CaseError::State("missing field \"program\"".into())),
     };
     let done = run_source(src, &st, backend, opts, &mut |_| {})?;
@@ -245,7 +283,14 @@ fn strip_position(msg: &str) -> String {
 /// A failing case of the unit's ports as a `pisa exec` line that replays it (32-lane forms: the
 /// program reads `%a` = src0, `%b` = src1, `%m` = the uniform mask), else a raw JSON description of
 /// the port values. Used by `pisa regress` and `pisa prove` counterexamples.
-pub fn replay_line(op: Option<SgOp>, code: u8, src0: &[u32], src1: &[u32], mask: u32, activemask: u32) -> String {
+pub fn replay_line(
+    op: Option<SgOp>,
+    code: u8,
+    src0: &[u32],
+    src1: &[u32],
+    mask: u32,
+    activemask: u32,
+) -> String {
     let lanes = src0.len();
     match op {
         Some(op) if lanes == 32 => {

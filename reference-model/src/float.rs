@@ -30,12 +30,22 @@ pub const F32: FloatFormat = FloatFormat {
 };
 
 /// IEEE 754 binary16.
-pub const F16: FloatFormat =
-    FloatFormat { bits: 16, sign: 0x8000, magnitude: 0x7FFF, infinity: 0x7C00, canonical_nan: 0x7FFF };
+pub const F16: FloatFormat = FloatFormat {
+    bits: 16,
+    sign: 0x8000,
+    magnitude: 0x7FFF,
+    infinity: 0x7C00,
+    canonical_nan: 0x7FFF,
+};
 
 /// bfloat16 (binary32 with the low 16 mantissa bits dropped).
-pub const BF16: FloatFormat =
-    FloatFormat { bits: 16, sign: 0x8000, magnitude: 0x7FFF, infinity: 0x7F80, canonical_nan: 0x7FFF };
+pub const BF16: FloatFormat = FloatFormat {
+    bits: 16,
+    sign: 0x8000,
+    magnitude: 0x7FFF,
+    infinity: 0x7F80,
+    canonical_nan: 0x7FFF,
+};
 
 impl FloatFormat {
     /// All-ones mask of the format's width.

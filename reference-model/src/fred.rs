@@ -16,7 +16,13 @@ use crate::simd::Lanes;
 /// Reduces one element column `x` (one float per lane, already moved to the low bits and
 /// masked to the format's width) over the lanes of `m`, an expanded mask with at least one lane.
 #[inline(always)]
-fn column<const N: usize, V: Lanes<N>>(fmt: FloatFormat, op: FredOp, nanp: bool, x: V, m: V) -> u32 {
+fn column<const N: usize, V: Lanes<N>>(
+    fmt: FloatFormat,
+    op: FredOp,
+    nanp: bool,
+    x: V,
+    m: V,
+) -> u32 {
     let sign = V::splat(fmt.sign);
     let v = if op == FredOp::Absmax { x.and(V::splat(fmt.magnitude)) } else { x };
     // magnitude <= 0x7FFFFFFF, so the signed compare is an unsigned one here
@@ -53,7 +59,11 @@ pub(crate) fn reduce<const N: usize, V: Lanes<N>>(
         FloatType::F => column(F32, op, nanp, x, m),
         FloatType::Hf => column(F16, op, nanp, lo, m),
         FloatType::Bf => column(BF16, op, nanp, lo, m),
-        FloatType::Hfx2 => column(F16, op, nanp, lo, m) | column(F16, op, nanp, x.shr::<16>(), m) << 16,
-        FloatType::Bfx2 => column(BF16, op, nanp, lo, m) | column(BF16, op, nanp, x.shr::<16>(), m) << 16,
+        FloatType::Hfx2 => {
+            column(F16, op, nanp, lo, m) | column(F16, op, nanp, x.shr::<16>(), m) << 16
+        }
+        FloatType::Bfx2 => {
+            column(BF16, op, nanp, lo, m) | column(BF16, op, nanp, x.shr::<16>(), m) << 16
+        }
     }
 }

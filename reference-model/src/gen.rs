@@ -97,7 +97,8 @@ impl SegClass {
     }
     /// Every class for an `N`-lane unit.
     pub fn all<const N: usize>() -> Vec<SegClass> {
-        let mut v: Vec<SegClass> = (0..=N.trailing_zeros()).map(|k| SegClass::Width(1 << k)).collect();
+        let mut v: Vec<SegClass> =
+            (0..=N.trailing_zeros()).map(|k| SegClass::Width(1 << k)).collect();
         v.push(SegClass::Irregular);
         v
     }
@@ -147,12 +148,24 @@ pub fn all_bins<const N: usize>(forms: &[SgOp]) -> Vec<Bin> {
 
 /// Interesting 32-bit float encodings.
 const F32_EDGES: [u32; 18] = [
-    0x0000_0000, 0x8000_0000, // ±0
-    0x7F80_0000, 0xFF80_0000, // ±inf
-    0x7FC0_0000, 0xFFC0_0000, 0x7FFF_FFFF, 0xFFFF_FFFF, // quiet NaNs
-    0x7F80_0001, 0xFF80_0001, 0x7FA0_0000, // signalling NaNs
-    0x0000_0001, 0x8000_0001, 0x007F_FFFF, 0x807F_FFFF, // subnormals
-    0x0080_0000, 0x7F7F_FFFF, 0xFF7F_FFFF, // min normal, ±max
+    0x0000_0000,
+    0x8000_0000, // ±0
+    0x7F80_0000,
+    0xFF80_0000, // ±inf
+    0x7FC0_0000,
+    0xFFC0_0000,
+    0x7FFF_FFFF,
+    0xFFFF_FFFF, // quiet NaNs
+    0x7F80_0001,
+    0xFF80_0001,
+    0x7FA0_0000, // signalling NaNs
+    0x0000_0001,
+    0x8000_0001,
+    0x007F_FFFF,
+    0x807F_FFFF, // subnormals
+    0x0080_0000,
+    0x7F7F_FFFF,
+    0xFF7F_FFFF, // min normal, ±max
 ];
 const F16_EDGES: [u32; 15] = [
     0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xFE00, 0x7FFF, 0x7C01, 0xFC01, 0x0001, 0x8001, 0x03FF,
@@ -163,7 +176,17 @@ const BF16_EDGES: [u32; 15] = [
     0x0080, 0x7F7F, 0xFF7F,
 ];
 const INT_EDGES: [u32; 12] = [
-    0, 1, 0xFFFF_FFFF, 0x8000_0000, 0x7FFF_FFFF, 0x8000_0001, 0x8000, 0x7FFF, 0xFFFF, 0x8001, 0x1_0000,
+    0,
+    1,
+    0xFFFF_FFFF,
+    0x8000_0000,
+    0x7FFF_FFFF,
+    0x8000_0001,
+    0x8000,
+    0x7FFF,
+    0xFFFF,
+    0x8001,
+    0x1_0000,
     0xFFFF_8000,
 ];
 
@@ -250,14 +273,19 @@ pub fn random_inputs<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
                 FloatType::Hf | FloatType::Hfx2 => (&F16_EDGES, 16),
                 FloatType::Bf | FloatType::Bfx2 => (&BF16_EDGES, 16),
             };
-            let pool: [u32; 3] = std::array::from_fn(|_| float_elem(rng.next_u64(), edges, bits, edges));
+            let pool: [u32; 3] =
+                std::array::from_fn(|_| float_elem(rng.next_u64(), edges, bits, edges));
             let nan_heavy = rng.chance(15);
             let packed = matches!(ty, FloatType::Hfx2 | FloatType::Bfx2);
             let upper = packed || rng.chance(50);
             for v in src0.iter_mut() {
                 let r = rng.next_u64();
                 // 1 in 5 lanes is NaN-heavy in a NaN-heavy case (bits 60..63 pick the coin)
-                let e0 = if nan_heavy && (r >> 60) < 13 { pick16(&edges[4..11], r >> 44) } else { float_elem(r, edges, bits, &pool) };
+                let e0 = if nan_heavy && (r >> 60) < 13 {
+                    pick16(&edges[4..11], r >> 44)
+                } else {
+                    float_elem(r, edges, bits, &pool)
+                };
                 *v = if bits == 32 {
                     e0
                 } else {

@@ -58,7 +58,14 @@ fn read(src: Src, regs: &[Warp], lane: usize, activemask: u32) -> u32 {
     }
 }
 
-fn uniform(prog: &Program, src: Src, regs: &[Warp], activemask: u32, inst: &Inst, role: &str) -> Result<u32, RunError> {
+fn uniform(
+    prog: &Program,
+    src: Src,
+    regs: &[Warp],
+    activemask: u32,
+    inst: &Inst,
+    role: &str,
+) -> Result<u32, RunError> {
     let Src::Reg(r) = src else {
         return Ok(read(src, regs, 0, activemask));
     };
@@ -146,7 +153,11 @@ pub fn run<B: SubgroupBackend + ?Sized>(
             }
             InstKind::Sel { ty, dst, a, b, p } => {
                 for l in (0..LANES).filter(|&l| active(l)) {
-                    let v = if regs[p][l] != 0 { read(a, regs, l, activemask) } else { read(b, regs, l, activemask) };
+                    let v = if regs[p][l] != 0 {
+                        read(a, regs, l, activemask)
+                    } else {
+                        read(b, regs, l, activemask)
+                    };
                     regs[dst][l] = v & ty.mask();
                 }
             }

@@ -12,7 +12,12 @@ use crate::simd::Lanes;
 /// The reduction (zero-extended) of `op` over the lanes of `m`, an expanded participation mask
 /// with at least one lane.
 #[inline(always)]
-pub(crate) fn reduce<const N: usize, V: Lanes<N>>(op: IredOp, ty: IntType, src0: &[u32; N], m: V) -> u32 {
+pub(crate) fn reduce<const N: usize, V: Lanes<N>>(
+    op: IredOp,
+    ty: IntType,
+    src0: &[u32; N],
+    m: V,
+) -> u32 {
     let wm = ty.mask();
     let sign = 1u32 << (ty.bits() - 1);
     let x = V::load(src0);

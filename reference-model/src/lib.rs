@@ -10,8 +10,8 @@
 //! and as an independent oracle in the tests.
 
 pub mod asm;
-pub mod diagram;
 pub mod backend;
+pub mod diagram;
 pub mod exec;
 pub mod float;
 pub mod fred;

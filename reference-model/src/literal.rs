@@ -29,7 +29,9 @@ pub fn execute<const N: usize>(op: SgOp, inp: &SgInputs<N>) -> SgOutputs<N> {
                 return out;
             }
             let dst = match op {
-                SgOp::Fred { op, nanp, ty } => fred(op, nanp, ty, &inp.src0, all_participating_lanes),
+                SgOp::Fred { op, nanp, ty } => {
+                    fred(op, nanp, ty, &inp.src0, all_participating_lanes)
+                }
                 SgOp::Ired { op, ty } => ired(op, ty, &inp.src0, all_participating_lanes),
                 _ => unreachable!(),
             };
@@ -93,7 +95,8 @@ fn shfl<const N: usize>(
         ShflMode::Xor => laneid ^ lane_offset,
         ShflMode::Idx => min_lane | (lane_offset & !segmask),
     };
-    let in_bounds = if mode == ShflMode::Up { src_lane >= clamp_lane } else { src_lane <= clamp_lane };
+    let in_bounds =
+        if mode == ShflMode::Up { src_lane >= clamp_lane } else { src_lane <= clamp_lane };
     if !in_bounds || (participating_lanes >> src_lane) & 1 == 0 {
         Some(inp.src0[laneid as usize])
     } else {
@@ -144,7 +147,11 @@ fn fred<const N: usize>(op: FredOp, nanp: bool, ty: FloatType, src: &[u32; N], l
                         FredOp::Min => less(bits, b),
                         FredOp::Max | FredOp::Absmax => less(b, bits),
                     };
-                    if better { bits } else { b }
+                    if better {
+                        bits
+                    } else {
+                        b
+                    }
                 }
             });
         }

@@ -481,8 +481,15 @@ mod tests {
         }
         let mut rng = crate::gen::Rng::new(3);
         for _ in 0..2000 {
-            let a: [u32; 32] = std::array::from_fn(|_| if rng.chance(30) { rng.pick(&[0, 1, u32::MAX, 0x8000_0000]) } else { rng.u32() });
-            let b: [u32; 32] = std::array::from_fn(|i| if rng.chance(20) { a[i] } else { rng.u32() });
+            let a: [u32; 32] = std::array::from_fn(|_| {
+                if rng.chance(30) {
+                    rng.pick(&[0, 1, u32::MAX, 0x8000_0000])
+                } else {
+                    rng.u32()
+                }
+            });
+            let b: [u32; 32] =
+                std::array::from_fn(|i| if rng.chance(20) { a[i] } else { rng.u32() });
             unsafe { check(a, b, rng.u32()) };
         }
     }

@@ -10,9 +10,9 @@
 //! pseudocode with every 5-bit lane field narrowed to `log2(N)` bits (see `docs/spec-notes.md`).
 
 use crate::op::{SgOp, LANES};
-use crate::simd::{Lanes, Portable};
 #[cfg(target_arch = "x86_64")]
 use crate::simd::Avx2;
+use crate::simd::{Lanes, Portable};
 use crate::{fred, ired, redfirstidx, shfl};
 
 /// Operands of one sub-group instruction for all `N` lanes.

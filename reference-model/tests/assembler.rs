@@ -8,7 +8,8 @@ use pisa_model::{FloatType, RefBackend, SgOp};
 
 fn decl_for(op: SgOp) -> &'static str {
     match op {
-        SgOp::Fred { ty: FloatType::Hf | FloatType::Bf, .. } | SgOp::Ired { ty: pisa_model::IntType::B16, .. } => ".reg .16b %d, %s;",
+        SgOp::Fred { ty: FloatType::Hf | FloatType::Bf, .. }
+        | SgOp::Ired { ty: pisa_model::IntType::B16, .. } => ".reg .16b %d, %s;",
         SgOp::Fred { ty: FloatType::Hfx2 | FloatType::Bfx2, .. } => ".reg .v2.16b %d, %s;",
         _ => ".reg .32b %d, %s;",
     }
@@ -44,22 +45,40 @@ fn errors_name_the_problem_and_the_place() {
         ("shfl.up.16b %x, %x, 1, 2;", "1:8: unknown type '.16b' (expected one of .32b)"),
         ("shfl.up %x, %x, 1, 2;", "1:1: missing type qualifier (one of .32b)"),
         ("shfl.up.32b.32b %x, %x, 1, 2;", "1:12: qualifier '.32b' is repeated or out of order"),
-        ("fred.max.f %x, %x, 1", "1:21: expected ';' after the operands of 'fred', found end of program"),
+        (
+            "fred.max.f %x, %x, 1",
+            "1:21: expected ';' after the operands of 'fred', found end of program",
+        ),
         ("fred.max.nanp.nanp.f %x, %x, 1;", "1:14: qualifier '.nanp' is out of order"),
         ("fred.median.f %x, %x, 1;", "1:5: unknown reduction op '.median'"),
         ("\n  ired.sum.32b %x, 5, 1;", "2:20: ired src0 must be a 32-bit register"),
         ("ired.sum.32b %x, %y, 1;", "1:18: register '%y' is not declared"),
-        (".reg .16b %h;\nired.sum.32b %h, %x, 1;", "2:14: ired dst must be a 32-bit register (.32b or .v2.16b), but '%h' is declared .16b"),
-        (".reg .32b %w;\nfred.max.bfx2 %w, %w, 1;", "2:15: fred dst must be a 2x16-bit vector register (.v2.16b)"),
-        ("ired.sum.32b %x, %x, 0x100000000;", "1:22: ired src1 (mask): immediate 4294967296 does not fit in 32 bits"),
-        (".reg .16b %h;\niadd.16b %h, %h, 70000;", "2:18: iadd b: immediate 70000 does not fit in 16 bits"),
+        (
+            ".reg .16b %h;\nired.sum.32b %h, %x, 1;",
+            "2:14: ired dst must be a 32-bit register (.32b or .v2.16b), but '%h' is declared .16b",
+        ),
+        (
+            ".reg .32b %w;\nfred.max.bfx2 %w, %w, 1;",
+            "2:15: fred dst must be a 2x16-bit vector register (.v2.16b)",
+        ),
+        (
+            "ired.sum.32b %x, %x, 0x100000000;",
+            "1:22: ired src1 (mask): immediate 4294967296 does not fit in 32 bits",
+        ),
+        (
+            ".reg .16b %h;\niadd.16b %h, %h, 70000;",
+            "2:18: iadd b: immediate 70000 does not fit in 16 bits",
+        ),
         ("redfirstidx.32b %laneid, 1;", "1:17: redfirstidx dst: '%laneid' is read-only"),
         (".reg .32b %a;\n.reg .16b %a;", "2:11: register '%a' is already declared at 1:11"),
         ("l: l:", "1:4: label 'l' is already defined at 1:1"),
         (".pred %p;\ngoto.cond %p, nowhere;", "2:15: label 'nowhere' is not defined"),
         ("goto.cond %x, l;\nl:", "1:11: goto.cond p must be a predicate (.pred)"),
         ("fadd.f32 %x, %x, %x;", "1:1: unknown instruction 'fadd'"),
-        (".reg .64b %q;", "1:6: expected a register type (.32b, .16b or .v2.16b) after .reg, found '.64b'"),
+        (
+            ".reg .64b %q;",
+            "1:6: expected a register type (.32b, .16b or .v2.16b) after .reg, found '.64b'",
+        ),
         (".reg .32b ;", "1:11: expected a register name, found ';'"),
         (".global .32b %g;", "1:1: unknown directive '.global'"),
         ("iadd.32b %x, %x, 0xZZ;", "1:18: malformed number '0xZZ'"),
@@ -75,15 +94,22 @@ fn errors_name_the_problem_and_the_place() {
         .iter()
         .filter_map(|(src, want)| {
             let got = err(src);
-            (!got.starts_with(want)).then(|| format!("source {src:?}\n  got:  {got}\n  want: {want}..."))
+            (!got.starts_with(want))
+                .then(|| format!("source {src:?}\n  got:  {got}\n  want: {want}..."))
         })
         .collect();
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
-fn run(src: &str, activemask: u32, regs: &[(&str, [u32; 32])]) -> Result<Vec<(String, [u32; 32])>, String> {
-    let st = InitialState { activemask, regs: regs.iter().map(|(n, v)| (n.to_string(), *v)).collect() };
-    let r = run_source(src, &st, &mut RefBackend, &RunOptions { max_steps: 10_000 }, &mut |_| {}).map_err(|e| e.to_string())?;
+fn run(
+    src: &str,
+    activemask: u32,
+    regs: &[(&str, [u32; 32])],
+) -> Result<Vec<(String, [u32; 32])>, String> {
+    let st =
+        InitialState { activemask, regs: regs.iter().map(|(n, v)| (n.to_string(), *v)).collect() };
+    let r = run_source(src, &st, &mut RefBackend, &RunOptions { max_steps: 10_000 }, &mut |_| {})
+        .map_err(|e| e.to_string())?;
     Ok(r.program.regs.iter().map(|x| x.name.clone()).zip(r.regs).collect())
 }
 
@@ -96,10 +122,17 @@ fn runtime_errors_are_located() {
     // the same register is fine when the differing lane is inactive
     assert!(run(".reg .32b %d;\nired.sum.32b %d, %d, %m;", !(1 << 3), &[("m", m)]).is_ok());
 
-    let e = run(".pred %p;\nucmp.eq.32b %p, %laneid, 0;\ngoto.cond %p, l;\nl:", u32::MAX, &[]).unwrap_err();
-    assert!(e.starts_with("program:3:1: divergent branch: predicate '%p' is 1 in lane 0 but 0 in lane 1"), "{e}");
+    let e = run(".pred %p;\nucmp.eq.32b %p, %laneid, 0;\ngoto.cond %p, l;\nl:", u32::MAX, &[])
+        .unwrap_err();
+    assert!(
+        e.starts_with(
+            "program:3:1: divergent branch: predicate '%p' is 1 in lane 0 but 0 in lane 1"
+        ),
+        "{e}"
+    );
 
-    let e = run(".pred %p;\nl: ucmp.eq.32b %p, 0, 0;\ngoto.cond %p, l;", u32::MAX, &[]).unwrap_err();
+    let e =
+        run(".pred %p;\nl: ucmp.eq.32b %p, 0, 0;\ngoto.cond %p, l;", u32::MAX, &[]).unwrap_err();
     assert!(e.contains("stopped after 10000 instructions (infinite loop?)"), "{e}");
 
     let e = run(".reg .16b %h;", u32::MAX, &[("h", [0x1_0000; 32])]).unwrap_err();

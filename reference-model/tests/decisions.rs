@@ -1,7 +1,9 @@
 //! One test per decision pinned in `docs/spec-notes.md`. Expected values are worked out by hand
 //! from the spec text (IEEE encodings written out), not taken from the model.
 
-use pisa_model::{execute, FloatType, FredOp, IntType, IredOp, SgInputs, SgOp, SgOutputs, ShflMode};
+use pisa_model::{
+    execute, FloatType, FredOp, IntType, IredOp, SgInputs, SgOp, SgOutputs, ShflMode,
+};
 
 const ALL: u32 = 0xFFFF_FFFF;
 
@@ -117,7 +119,10 @@ fn packed_types_reduce_each_half_independently() {
     let bf_neg_two = 0xC000u32;
     let bf_nan = 0x7FC1u32;
     let v = fill(&[(0, bf_one | bf_nan << 16), (1, bf_neg_two | bf_neg_two << 16)], 0);
-    assert_eq!(result(&fred(FredOp::Max, false, FloatType::Bfx2, v, 0b11)), bf_one | bf_neg_two << 16);
+    assert_eq!(
+        result(&fred(FredOp::Max, false, FloatType::Bfx2, v, 0b11)),
+        bf_one | bf_neg_two << 16
+    );
     // .nanp: only the high half becomes NaN
     assert_eq!(result(&fred(FredOp::Max, true, FloatType::Bfx2, v, 0b11)), bf_one | 0x7FFF << 16);
     // hfx2: low half all NaN -> 0x7FFF, high half min
@@ -163,7 +168,11 @@ fn signed_and_unsigned_orders_differ() {
     assert_eq!(ired(IredOp::Umin, IntType::B32, v, 0b11), 1);
     assert_eq!(ired(IredOp::Umax, IntType::B32, v, 0b11), 0xFFFF_FFFF);
     let v = fill(&[(0, 0xAAAA_8000), (1, 0x0000_7FFF)], 0);
-    assert_eq!(ired(IredOp::Smin, IntType::B16, v, 0b11), 0x8000, "upper bits ignored, result zero-extended");
+    assert_eq!(
+        ired(IredOp::Smin, IntType::B16, v, 0b11),
+        0x8000,
+        "upper bits ignored, result zero-extended"
+    );
     assert_eq!(ired(IredOp::Smax, IntType::B16, v, 0b11), 0x7FFF);
     assert_eq!(ired(IredOp::Umax, IntType::B16, v, 0b11), 0x8000);
 }
@@ -212,7 +221,10 @@ fn lanes() -> [u32; 32] {
 }
 
 fn shfl(mode: ShflMode, sg: bool, src1: u32, mask: u32) -> SgOutputs {
-    execute(SgOp::Shfl { mode, sg }, &SgInputs { src0: lanes(), src1: [src1; 32], mask, activemask: ALL })
+    execute(
+        SgOp::Shfl { mode, sg },
+        &SgInputs { src0: lanes(), src1: [src1; 32], mask, activemask: ALL },
+    )
 }
 
 #[test]

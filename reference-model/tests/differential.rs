@@ -16,7 +16,11 @@ where
         let mut rng = Rng::for_case(seed, i);
         let (op, inp) = random_case::<N>(&mut rng, &forms);
         let slow = literal::execute(op, &inp);
-        assert_eq!(execute_lanes(op, &inp), slow, "portable N={N} seed={seed} case={i} op={op}\ninputs={inp:?}");
+        assert_eq!(
+            execute_lanes(op, &inp),
+            slow,
+            "portable N={N} seed={seed} case={i} op={op}\ninputs={inp:?}"
+        );
         if let Some(inp32) = (&inp as &dyn std::any::Any).downcast_ref::<SgInputs<32>>() {
             // `execute` takes the AVX2 kernels where the CPU has them.
             let slow32 = literal::execute(op, inp32);

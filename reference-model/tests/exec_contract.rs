@@ -63,7 +63,8 @@ fn errors_say_what_and_where() {
         (json!({"program": "\n\nfoo;"}).to_string(), "program:3:1: unknown instruction 'foo'"),
     ];
     for (line, want) in cases {
-        let got = exec_case(&line, &mut RefBackend, &RunOptions::default()).unwrap_err().to_string();
+        let got =
+            exec_case(&line, &mut RefBackend, &RunOptions::default()).unwrap_err().to_string();
         assert!(got.starts_with(want), "{line}\n got:  {got}\n want: {want}");
     }
 }

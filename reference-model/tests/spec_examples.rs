@@ -33,21 +33,38 @@ struct Ran {
 }
 
 fn run(name: &str, activemask: u32, regs: &[(&str, Warp)]) -> Ran {
-    let st = InitialState { activemask, regs: regs.iter().map(|(n, v)| (n.to_string(), *v)).collect() };
+    let st =
+        InitialState { activemask, regs: regs.iter().map(|(n, v)| (n.to_string(), *v)).collect() };
     let mut events = Vec::new();
-    let done = run_source(&example(name), &st, &mut RefBackend, &RunOptions::default(), &mut |e| match e {
-        Event::Sg { op, inputs, outputs, .. } => {
-            events.push(Seen::Sg(*op, Box::new((*inputs).clone()), Box::new((*outputs).clone())))
-        }
-        Event::Branch { inst, taken } => events.push(Seen::Branch(inst.pos.line, *taken)),
-    })
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let done =
+        run_source(
+            &example(name),
+            &st,
+            &mut RefBackend,
+            &RunOptions::default(),
+            &mut |e| match e {
+                Event::Sg { op, inputs, outputs, .. } => events.push(Seen::Sg(
+                    *op,
+                    Box::new((*inputs).clone()),
+                    Box::new((*outputs).clone()),
+                )),
+                Event::Branch { inst, taken } => events.push(Seen::Branch(inst.pos.line, *taken)),
+            },
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     let regs = done.program.regs.iter().map(|r| r.name.clone()).zip(done.regs).collect();
     Ran { regs, events }
 }
 
 fn sg(r: &Ran, i: usize) -> (SgOp, &SgInputs, &SgOutputs) {
-    let sgs: Vec<_> = r.events.iter().filter_map(|e| match e { Seen::Sg(o, i, out) => Some((*o, &**i, &**out)), _ => None }).collect();
+    let sgs: Vec<_> = r
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Seen::Sg(o, i, out) => Some((*o, &**i, &**out)),
+            _ => None,
+        })
+        .collect();
     sgs[i]
 }
 
@@ -165,14 +182,24 @@ fn all_equal_example_takes_not_all_equal_with_ptx_sel() {
     // %p = (result == 0) = false -> the second goto (to not_all_equal) is taken.
     let r = run("all-equal.pisa", u32::MAX, &[("expr", [42; 32])]);
     assert!(r.regs["result"].iter().all(|&v| v == 32));
-    let branches: Vec<bool> = r.events.iter().filter_map(|e| match e { Seen::Branch(_, t) => Some(*t), _ => None }).collect();
+    let branches: Vec<bool> = r
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Seen::Branch(_, t) => Some(*t),
+            _ => None,
+        })
+        .collect();
     assert_eq!(branches, vec![false, true], "goto all_equal not taken, goto not_all_equal taken");
     // Lane 0 reads its own value (out of bounds), so its flag is always 1: result >= 1 and the
     // example can never reach all_equal first.
     let r = run("all-equal.pisa", u32::MAX, &[("expr", lanes(|i| i))]);
     assert!(r.regs["result"].iter().all(|&v| v == 1));
     let r = run("all-equal.pisa", u32::MAX, &[("expr", lanes(|i| if i == 9 { 7 } else { 42 }))]);
-    assert!(r.regs["result"].iter().all(|&v| v == 30), "lanes 9 and 10 differ from their neighbour");
+    assert!(
+        r.regs["result"].iter().all(|&v| v == 30),
+        "lanes 9 and 10 differ from their neighbour"
+    );
 }
 
 /// Compares the spec's diagram rows with the sources the pseudocode gives; returns the lanes
@@ -211,7 +238,10 @@ fn sg_diagram_with_cval_0_disagrees_with_the_pseudocode() {
     // cval = 0 clamps every lane at the start of its segment, so a shift down is always out of
     // bounds: the pseudocode leaves every lane with its own value, the diagram shows lanes
     // 29..24 and 21..16 reading two lanes up (what cval = 5b00111 does).
-    assert_eq!(diagram_mismatches("shfl-dn-sg-cval0.pisa"), vec![29, 28, 27, 26, 25, 24, 21, 20, 19, 18, 17, 16]);
+    assert_eq!(
+        diagram_mismatches("shfl-dn-sg-cval0.pisa"),
+        vec![29, 28, 27, 26, 25, 24, 21, 20, 19, 18, 17, 16]
+    );
     let r = run("shfl-dn-sg-cval0.pisa", u32::MAX, &[("a", lanes(|i| i))]);
     assert_eq!(r.regs["r"], lanes(|i| i), "identity under the pseudocode");
 }

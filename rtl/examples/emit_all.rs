@@ -6,5 +6,7 @@ fn main() {
     let cfg = UnitConfig::new(a[1].parse().unwrap(), a[2].parse().unwrap()).unwrap();
     let d = design(&cfg, BlockName::Unit, "pisa_sg").unwrap();
     d.write(std::path::Path::new(&a[3]), serde_json::json!({})).unwrap();
-    for m in &d.modules { println!("{} ({} lines)", m.name, m.text.lines().count()); }
+    for m in &d.modules {
+        println!("{} ({} lines)", m.name, m.text.lines().count());
+    }
 }

@@ -156,7 +156,11 @@ impl UnitConfig {
             }
             Some(at) => {
                 if self.pipeline != 0 && self.pipeline != at.len() {
-                    return bad(format!("pipeline = {} but pipeline_at lists {} boundaries", self.pipeline, at.len()));
+                    return bad(format!(
+                        "pipeline = {} but pipeline_at lists {} boundaries",
+                        self.pipeline,
+                        at.len()
+                    ));
                 }
                 let mut seen = [false; 6];
                 for &b in at {
@@ -180,7 +184,8 @@ impl UnitConfig {
 
     /// The configuration as TOML text; [`UnitConfig::from_toml`] reads it back to an equal value.
     pub fn to_toml(&self) -> String {
-        toml::to_string(self).unwrap_or_else(|e| unreachable!("a UnitConfig always serializes: {e}"))
+        toml::to_string(self)
+            .unwrap_or_else(|e| unreachable!("a UnitConfig always serializes: {e}"))
     }
 
     /// True when `other` builds the same hardware: the same lanes and the same registers
@@ -219,7 +224,9 @@ impl UnitConfig {
     /// Clock cycles from `valid_i` to `valid_o`.
     pub fn latency(&self) -> usize {
         let s = self.stages();
-        s[..PICK].iter().filter(|&&b| b).count() + usize::from(s[INPUT]) + pick_cycles(s, self.log2_lanes())
+        s[..PICK].iter().filter(|&&b| b).count()
+            + usize::from(s[INPUT])
+            + pick_cycles(s, self.log2_lanes())
     }
 
     /// A short name: `l32_p2` (`_at3_5` when placed explicitly; `_front`, `_root`, `_result`
@@ -227,10 +234,23 @@ impl UnitConfig {
     pub fn tag(&self) -> String {
         let base = match &self.pipeline_at {
             None => format!("l{}_p{}", self.lanes, self.pipeline),
-            Some(at) => format!("l{}_at{}", self.lanes, at.iter().map(|b| b.to_string()).collect::<Vec<_>>().join("_")),
+            Some(at) => format!(
+                "l{}_at{}",
+                self.lanes,
+                at.iter().map(|b| b.to_string()).collect::<Vec<_>>().join("_")
+            ),
         };
         let stages = self.stages();
-        let extra = [(FRONT, "_front"), (ROOT, "_root"), (RESULT, "_result"), (PICK, "_pick"), (INPUT, "_input")].iter().filter(|(i, _)| stages[*i]).map(|(_, t)| *t);
+        let extra = [
+            (FRONT, "_front"),
+            (ROOT, "_root"),
+            (RESULT, "_result"),
+            (PICK, "_pick"),
+            (INPUT, "_input"),
+        ]
+        .iter()
+        .filter(|(i, _)| stages[*i])
+        .map(|(_, t)| *t);
         base + &extra.collect::<String>()
     }
 }
@@ -278,7 +298,10 @@ mod tests {
         let e = UnitConfig::from_toml("lanes = \"many\"\n", "unit.toml").unwrap_err();
         assert!(e.to_string().starts_with("unit.toml:1:9: invalid type"), "{e}");
         let e = UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 4]\n", "u.toml").unwrap_err();
-        assert_eq!(e.to_string(), "u.toml: pipeline_at: boundary 4 is not a stage boundary (0..=3 for 8 lanes)");
+        assert_eq!(
+            e.to_string(),
+            "u.toml: pipeline_at: boundary 4 is not a stage boundary (0..=3 for 8 lanes)"
+        );
         let c = UnitConfig::from_toml("pipeline_at = [0, 3, 5]\n", "u.toml").unwrap();
         assert_eq!((c.latency(), c.tag()), (3, "l32_at0_3_5".to_string()));
         assert!(c.stages()[0]);
@@ -288,23 +311,45 @@ mod tests {
         assert_eq!(c.latency(), 2);
         assert_eq!(c.tag(), "l32_at1_5");
         assert_eq!(UnitConfig::from_toml("", "u.toml").unwrap(), UnitConfig::default());
-        let c = UnitConfig::from_toml("pipeline_at = [0, 5]\npipeline_extra = [\"result\", \"front\"]\n", "u.toml").unwrap();
+        let c = UnitConfig::from_toml(
+            "pipeline_at = [0, 5]\npipeline_extra = [\"result\", \"front\"]\n",
+            "u.toml",
+        )
+        .unwrap();
         assert_eq!((c.latency(), c.tag()), (4, "l32_at0_5_front_result".to_string()));
-        let c = UnitConfig::from_toml("lanes = 8\npipeline_extra = [\"result\", \"root\"]\n", "u.toml").unwrap();
+        let c =
+            UnitConfig::from_toml("lanes = 8\npipeline_extra = [\"result\", \"root\"]\n", "u.toml")
+                .unwrap();
         assert_eq!((c.latency(), c.tag()), (2, "l8_p0_root_result".to_string()));
         assert!(c.stages()[ROOT] && c.stages()[RESULT] && !c.stages()[FRONT]);
-        let e = UnitConfig::from_toml("pipeline_extra = [\"front\", \"front\"]\n", "u.toml").unwrap_err();
+        let e = UnitConfig::from_toml("pipeline_extra = [\"front\", \"front\"]\n", "u.toml")
+            .unwrap_err();
         assert_eq!(e.to_string(), "u.toml: pipeline_extra: \"front\" is listed twice");
         let e = UnitConfig::from_toml("pipeline_extra = [\"back\"]\n", "u.toml").unwrap_err();
         assert!(e.to_string().starts_with("u.toml:1:19: unknown variant `back`"), "{e}");
         // "pick": one register per tree level with a stage register (1..k-1), one for the last node
-        let c = UnitConfig::from_toml("pipeline_at = [0, 1, 2, 3, 4, 5]\npipeline_extra = [\"pick\"]\n", "u.toml").unwrap();
+        let c = UnitConfig::from_toml(
+            "pipeline_at = [0, 1, 2, 3, 4, 5]\npipeline_extra = [\"pick\"]\n",
+            "u.toml",
+        )
+        .unwrap();
         assert_eq!((c.latency(), c.tag()), (6 + 5, "l32_at0_1_2_3_4_5_pick".to_string()));
-        let c = UnitConfig::from_toml("lanes = 8\npipeline_at = [2, 3]\npipeline_extra = [\"pick\", \"root\"]\n", "u.toml").unwrap();
+        let c = UnitConfig::from_toml(
+            "lanes = 8\npipeline_at = [2, 3]\npipeline_extra = [\"pick\", \"root\"]\n",
+            "u.toml",
+        )
+        .unwrap();
         assert_eq!(c.latency(), 2 + 1 + 2);
-        assert_eq!(UnitConfig::from_toml("pipeline_extra = [\"pick\"]\n", "u.toml").unwrap().latency(), 1);
+        assert_eq!(
+            UnitConfig::from_toml("pipeline_extra = [\"pick\"]\n", "u.toml").unwrap().latency(),
+            1
+        );
         // "input": one register at the blocks' ports
-        let c = UnitConfig::from_toml("lanes = 8\npipeline_at = [3]\npipeline_extra = [\"input\", \"pick\"]\n", "u.toml").unwrap();
+        let c = UnitConfig::from_toml(
+            "lanes = 8\npipeline_at = [3]\npipeline_extra = [\"input\", \"pick\"]\n",
+            "u.toml",
+        )
+        .unwrap();
         assert_eq!((c.latency(), c.tag()), (1 + 1 + 1, "l8_at3_pick_input".to_string()));
         assert!(c.stages()[INPUT] && !UnitConfig::default().stages()[INPUT]);
     }
@@ -320,7 +365,8 @@ mod tests {
         assert!(even.same_unit(&at) && at.same_unit(&even));
         assert!(!even.same_unit(&UnitConfig::new(32, 3).unwrap()));
         assert!(!even.same_unit(&UnitConfig::new(8, 2).unwrap()));
-        let extra = UnitConfig::from_toml("pipeline = 2\npipeline_extra = [\"root\"]\n", "u.toml").unwrap();
+        let extra =
+            UnitConfig::from_toml("pipeline = 2\npipeline_extra = [\"root\"]\n", "u.toml").unwrap();
         assert!(!even.same_unit(&extra));
     }
 }

@@ -28,7 +28,8 @@ pub enum BlockName {
 }
 
 impl BlockName {
-    pub const ALL: [BlockName; 4] = [BlockName::Unit, BlockName::Xbar, BlockName::Reduce, BlockName::Lzc];
+    pub const ALL: [BlockName; 4] =
+        [BlockName::Unit, BlockName::Xbar, BlockName::Reduce, BlockName::Lzc];
     pub fn name(self) -> &'static str {
         match self {
             BlockName::Unit => "unit",
@@ -66,7 +67,10 @@ fn mux_registers(cfg: &UnitConfig) -> String {
         places.push("boundary 0 (words and selects before the tree)".into());
     }
     if copy {
-        places.push("the copy register (four copies of the words, each feeding a quarter of the lanes)".into());
+        places.push(
+            "the copy register (four copies of the words, each feeding a quarter of the lanes)"
+                .into(),
+        );
     }
     places.extend((1..k).filter(|&b| at[b]).map(|b| format!("after level {b}")));
     if places.is_empty() {
@@ -89,7 +93,10 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             (false, true) => "combinational".into(),
             (true, true) => "one cycle per stage boundary inside the tree".into(),
             (false, false) => "one cycle per pipeline_extra register".into(),
-            (true, false) => "one cycle per stage boundary inside the tree and per pipeline_extra register".into(),
+            (true, false) => {
+                "one cycle per stage boundary inside the tree and per pipeline_extra register"
+                    .into()
+            }
         };
         if cfg.stages()[PICK] {
             text + " (\"pick\" is the reduction's: one per tree level with a stage register and one before the last node's pick; the crossbar has none, the unit delays its result as long)"

@@ -191,7 +191,8 @@ fn fold_indices(body: &str) -> String {
 /// mismatched widths (Verilator WIDTH); a zero extension says the same exactly:
 /// `{(W-n)'b0, x[o+:n]}`. `x` may still hold rust-hdl's `$` (renamed after this step).
 fn zero_extend_casts(body: &str) -> String {
-    let cast = Regex::new(r"\(\(([A-Za-z_][A-Za-z0-9_$]*\[\d+\+:(\d+)\])\) & (\d+)'h([0-9a-f]+)\)").expect("regex");
+    let cast = Regex::new(r"\(\(([A-Za-z_][A-Za-z0-9_$]*\[\d+\+:(\d+)\])\) & (\d+)'h([0-9a-f]+)\)")
+        .expect("regex");
     cast.replace_all(body, |c: &regex::Captures| {
         let n: u32 = c[2].parse().unwrap_or(0);
         let w: u32 = c[3].parse().unwrap_or(0);
@@ -213,20 +214,24 @@ fn forward_clock_and_reset(body: &str) -> String {
     let mut moved: Vec<(String, String)> = Vec::new();
     for c in fwd.captures_iter(body) {
         let name = c[1].to_string();
-        let assigned = Regex::new(&format!(r"(?m)^\s*{}\s*(<?=)", regex::escape(&name))).expect("regex");
+        let assigned =
+            Regex::new(&format!(r"(?m)^\s*{}\s*(<?=)", regex::escape(&name))).expect("regex");
         if assigned.find_iter(body).count() == 1 {
             moved.push((name, c[2].to_string()));
         }
     }
     let mut out = body.to_string();
     for (name, src) in &moved {
-        let line = Regex::new(&format!(r"(?m)^\s+{} = {};\n", regex::escape(name), src)).expect("regex");
+        let line =
+            Regex::new(&format!(r"(?m)^\s+{} = {};\n", regex::escape(name), src)).expect("regex");
         out = line.replace(&out, "").into_owned();
-        let decl = Regex::new(&format!(r"(?m)^(\s*)reg(\s+){};", regex::escape(name))).expect("regex");
+        let decl =
+            Regex::new(&format!(r"(?m)^(\s*)reg(\s+){};", regex::escape(name))).expect("regex");
         out = decl.replace(&out, format!("${{1}}wire${{2}}{name};").as_str()).into_owned();
     }
     if !moved.is_empty() {
-        let assigns: String = moved.iter().map(|(n, s)| format!("    assign {n} = {s};\n")).collect();
+        let assigns: String =
+            moved.iter().map(|(n, s)| format!("    assign {n} = {s};\n")).collect();
         out = format!("{out}\n    // clock and reset of submodules\n{assigns}");
     }
     out
@@ -236,7 +241,9 @@ fn forward_clock_and_reset(body: &str) -> String {
 fn d_width(body: &str) -> usize {
     let re = Regex::new(r"input wire\s+(?:\[(\d+):0\]\s*)?d_i;").expect("regex");
     match re.captures(body) {
-        Some(c) => c.get(1).and_then(|m| m.as_str().parse::<usize>().ok()).map(|h| h + 1).unwrap_or(1),
+        Some(c) => {
+            c.get(1).and_then(|m| m.as_str().parse::<usize>().ok()).map(|h| h + 1).unwrap_or(1)
+        }
         None => 0,
     }
 }
@@ -244,7 +251,8 @@ fn d_width(body: &str) -> usize {
 /// Replaces `$` inside identifiers by `_`, refusing collisions.
 fn rename_dollars(module: &str, body: &str) -> Result<String, EmitError> {
     let ident = Regex::new(r"[A-Za-z_][A-Za-z0-9_$]*").expect("regex");
-    let existing: std::collections::HashSet<&str> = ident.find_iter(body).map(|m| m.as_str()).collect();
+    let existing: std::collections::HashSet<&str> =
+        ident.find_iter(body).map(|m| m.as_str()).collect();
     let mut map: HashMap<String, String> = HashMap::new();
     for id in existing.iter().filter(|i| i.contains('$')) {
         let to = id.replace('$', "_");
@@ -253,11 +261,17 @@ fn rename_dollars(module: &str, body: &str) -> Result<String, EmitError> {
         }
         map.insert(id.to_string(), to);
     }
-    let out = ident.replace_all(body, |c: &regex::Captures| map.get(&c[0]).cloned().unwrap_or_else(|| c[0].to_string()));
+    let out = ident.replace_all(body, |c: &regex::Captures| {
+        map.get(&c[0]).cloned().unwrap_or_else(|| c[0].to_string())
+    });
     // two distinct `$` names must not become one
     let targets: std::collections::HashSet<&String> = map.values().collect();
     if targets.len() != map.len() {
-        return Err(EmitError::Collision { module: module.into(), from: "<several>".into(), to: "<same>".into() });
+        return Err(EmitError::Collision {
+            module: module.into(),
+            from: "<several>".into(),
+            to: "<same>".into(),
+        });
     }
     Ok(out.into_owned())
 }
@@ -265,8 +279,12 @@ fn rename_dollars(module: &str, body: &str) -> Result<String, EmitError> {
 impl Design {
     /// Emits `block` and cleans the text. `kind(path_segment)` names and documents the module
     /// whose hierarchy path ends in that field name (`""` for the top); `top` names the top.
-    pub fn from_block<B: Block>(block: &B, kind: &dyn Fn(&str) -> ModuleKind) -> Result<Design, EmitError> {
-        rust_hdl::core::check_error::check_all(block).map_err(|e| EmitError::Check(format!("{e:?}")))?;
+    pub fn from_block<B: Block>(
+        block: &B,
+        kind: &dyn Fn(&str) -> ModuleKind,
+    ) -> Result<Design, EmitError> {
+        rust_hdl::core::check_error::check_all(block)
+            .map_err(|e| EmitError::Check(format!("{e:?}")))?;
         let raw = split_modules(&generate_verilog_unchecked(block))?;
         // leaves first: a module's body is final once its children are named
         let mut order: Vec<usize> = (0..raw.len()).collect();
@@ -291,7 +309,11 @@ impl Design {
             let body = zero_extend_casts(&fold_indices(&body));
             let body = rename_dollars(&k.name, &body)?;
             let body = forward_clock_and_reset(&body);
-            let base = if k.width_named { format!("{}_w{}", k.name, d_width(&body)) } else { k.name.clone() };
+            let base = if k.width_named {
+                format!("{}_w{}", k.name, d_width(&body))
+            } else {
+                k.name.clone()
+            };
             let name = match by_body.get(&body) {
                 Some(n) => n.clone(),
                 None => {
@@ -305,13 +327,17 @@ impl Design {
             };
             name_of.insert(path.clone(), name);
         }
-        let top = name_of.get("top").cloned().ok_or_else(|| EmitError::Parse("no top module".into()))?;
+        let top =
+            name_of.get("top").cloned().ok_or_else(|| EmitError::Parse("no top module".into()))?;
         let mut out = Vec::new();
         let port_re = Regex::new(r"(?m)^\s*(?:input|output|inout) (?:wire|reg)\s+(?:signed\s+)?(?:\[[^\]]*\]\s*)?([A-Za-z_][A-Za-z0-9_]*);").expect("regex");
         for (name, (body, k)) in &modules {
             let mut text = body.replace("@NAME@", name);
             for (sig, reason) in &k.waivers {
-                let decl = Regex::new(&format!(r"(?m)^(\s*)((?:input|output|reg|wire)[^;\n]*\b(?:{sig})\s*;)")).expect("regex");
+                let decl = Regex::new(&format!(
+                    r"(?m)^(\s*)((?:input|output|reg|wire)[^;\n]*\b(?:{sig})\s*;)"
+                ))
+                .expect("regex");
                 text = decl
                     .replace_all(&text, |c: &regex::Captures| {
                         format!(
@@ -342,7 +368,11 @@ impl Design {
     /// empty or a previous emission (it has a `manifest.json`): the files that manifest lists are
     /// replaced, anything else is left alone, and a file this emission would overwrite that the
     /// old manifest does not list is an error.
-    pub fn write(&self, dir: &Path, manifest_extra: serde_json::Value) -> Result<Vec<PathBuf>, EmitError> {
+    pub fn write(
+        &self,
+        dir: &Path,
+        manifest_extra: serde_json::Value,
+    ) -> Result<Vec<PathBuf>, EmitError> {
         fn io(path: &Path) -> impl Fn(std::io::Error) -> EmitError + '_ {
             move |source| EmitError::Io { path: path.to_path_buf(), source }
         }
@@ -354,8 +384,14 @@ impl Design {
             }
             let ours: Vec<String> = if manifest.exists() {
                 let text = std::fs::read_to_string(&manifest).map_err(io(&manifest))?;
-                let v: serde_json::Value = serde_json::from_str(&text).map_err(|_| EmitError::NotOurs(dir.to_path_buf()))?;
-                v["modules"].as_array().map(|a| a.iter().filter_map(|m| m["file"].as_str().map(String::from)).collect()).unwrap_or_default()
+                let v: serde_json::Value = serde_json::from_str(&text)
+                    .map_err(|_| EmitError::NotOurs(dir.to_path_buf()))?;
+                v["modules"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter().filter_map(|m| m["file"].as_str().map(String::from)).collect()
+                    })
+                    .unwrap_or_default()
             } else {
                 Vec::new()
             };
@@ -387,7 +423,9 @@ impl Design {
             files.push(p);
         }
         let mut manifest = serde_json::json!({ "top": self.top, "modules": listed });
-        if let (Some(m), serde_json::Value::Object(extra)) = (manifest.as_object_mut(), manifest_extra) {
+        if let (Some(m), serde_json::Value::Object(extra)) =
+            (manifest.as_object_mut(), manifest_extra)
+        {
             m.extend(extra);
         }
         let p = dir.join("manifest.json");
@@ -408,20 +446,34 @@ mod tests {
         assert_eq!(eval_const("(2 * 5 + 1) * 32'h20"), Some(352));
         assert_eq!(eval_const("64'h40"), Some(64));
         assert_eq!(eval_const("sel_i"), None);
-        assert_eq!(fold_indices("a[(3 * 32'h20)+:(32)] b[32'h4] c[x] d[(64'h20)+:(32)] e[31:0]"), "a[96+:32] b[4] c[x] d[32+:32] e[31:0]");
-        assert_eq!(fold_indices("a_i[(64'h4)+:(32)][(16)+:(16)] b[(64'h4)+:(32)][32'h1f]"), "a_i[20+:16] b[35]");
+        assert_eq!(
+            fold_indices("a[(3 * 32'h20)+:(32)] b[32'h4] c[x] d[(64'h20)+:(32)] e[31:0]"),
+            "a[96+:32] b[4] c[x] d[32+:32] e[31:0]"
+        );
+        assert_eq!(
+            fold_indices("a_i[(64'h4)+:(32)][(16)+:(16)] b[(64'h4)+:(32)][32'h1f]"),
+            "a_i[20+:16] b[35]"
+        );
         // zero extensions: exact widths; a mask that is not all ones stays an AND
         assert_eq!(
-            zero_extend_casts("x = (((a_i[16+:16]) & 34'h3ffffffff) << 32'h11) | ((b[0+:16]) & 34'h3fffffff);"),
+            zero_extend_casts(
+                "x = (((a_i[16+:16]) & 34'h3ffffffff) << 32'h11) | ((b[0+:16]) & 34'h3fffffff);"
+            ),
             "x = ({18'b0, a_i[16+:16]} << 32'h11) | ((b[0+:16]) & 34'h3fffffff);"
         );
         // array members of submodules still carry rust-hdl's `$` at this point
-        assert_eq!(zero_extend_casts("y = ((s$1_o[0+:8]) & 32'hffffffff) << 32'h8;"), "y = {24'b0, s$1_o[0+:8]} << 32'h8;");
+        assert_eq!(
+            zero_extend_casts("y = ((s$1_o[0+:8]) & 32'hffffffff) << 32'h8;"),
+            "y = {24'b0, s$1_o[0+:8]} << 32'h8;"
+        );
     }
 
     #[test]
     fn dollar_renames_and_collisions() {
-        assert_eq!(rename_dollars("m", "reg a$0; x = a$0 + $signed(b);").unwrap(), "reg a_0; x = a_0 + $signed(b);");
+        assert_eq!(
+            rename_dollars("m", "reg a$0; x = a$0 + $signed(b);").unwrap(),
+            "reg a_0; x = a_0 + $signed(b);"
+        );
         assert!(rename_dollars("m", "reg a$0; reg a_0;").is_err());
     }
 }

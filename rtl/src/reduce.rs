@@ -398,7 +398,8 @@ impl Logic for ReduceLeaf {
         } else {
             self.base.next = self.x_i.val();
         }
-        self.leaf_o.next.val = self.base.val() ^ (self.w_lo.val() | self.w_15.val() | self.w_hi.val() | self.w_31.val());
+        self.leaf_o.next.val = self.base.val()
+            ^ (self.w_lo.val() | self.w_15.val() | self.w_hi.val() | self.w_31.val());
     }
 }
 
@@ -482,7 +483,8 @@ impl Logic for ReducePick {
         } else {
             self.w_lo.next = self.pair_i.val().o0;
         }
-        self.val_o.next.val = (self.w_hi.val() & self.m_hi.val()) | (self.w_lo.val() & self.m_lo.val());
+        self.val_o.next.val =
+            (self.w_hi.val() & self.m_hi.val()) | (self.w_lo.val() & self.m_lo.val());
         self.val_o.next.vlo = self.pair_i.val().vlo;
         self.val_o.next.vhi = self.pair_i.val().vhi;
         self.val_o.next.nlo = self.pair_i.val().nlo;
@@ -652,14 +654,17 @@ impl Logic for ReduceNode {
         // the sum's carry chain goes to one mux (sumsel) before the register: with both values
         // participating it is the result, otherwise one value passes through
         self.sum.next = self.a_i.val().val + self.b_i.val().val;
-        self.is_sum.next = !self.ctl_i.val().minmax && (self.ctl_i.val().arith == self.arith_sum.val());
+        self.is_sum.next =
+            !self.ctl_i.val().minmax && (self.ctl_i.val().arith == self.arith_sum.val());
         if self.ctl_i.val().minmax || !self.b_i.val().vlo {
             self.keep.next = self.a_i.val().val;
         } else {
             self.keep.next = self.arith.val();
         }
-        self.o1.next = (self.keep.val() & !self.take1.val()) | (self.b_i.val().val & self.take1.val());
-        self.o0.next = (self.keep.val() & !self.take0.val()) | (self.b_i.val().val & self.take0.val());
+        self.o1.next =
+            (self.keep.val() & !self.take1.val()) | (self.b_i.val().val & self.take1.val());
+        self.o0.next =
+            (self.keep.val() & !self.take0.val()) | (self.b_i.val().val & self.take0.val());
         // the chains end here: the sum in one LUT (sumsel), the verdict in at most one
         for q in 0..4 {
             self.sumsel[q].o1_i.next = self.o1.val().get_bits::<8>(8 * q);
@@ -756,8 +761,10 @@ impl Logic for ReduceRoot {
             self.rv.next = self.root_i.val().val;
         }
         // NaN result per half: nothing valid, or .nanp and a NaN seen
-        self.nan_lo.next = !self.root_i.val().vlo || (self.ctl_i.val().nanp && self.root_i.val().nlo);
-        self.nan_hi.next = !self.root_i.val().vhi || (self.ctl_i.val().nanp && self.root_i.val().nhi);
+        self.nan_lo.next =
+            !self.root_i.val().vlo || (self.ctl_i.val().nanp && self.root_i.val().nlo);
+        self.nan_hi.next =
+            !self.root_i.val().vhi || (self.ctl_i.val().nanp && self.root_i.val().nhi);
         if self.nan_hi.val() && self.nan_lo.val() {
             self.canon_mask.next = self.m_all.val();
         } else if self.nan_hi.val() {
@@ -784,14 +791,19 @@ impl Logic for ReduceRoot {
             self.decoded.next = self.rv.val() ^ self.unflip_00.val();
         }
         if self.ctl_i.val().flt && self.ctl_i.val().split {
-            self.full.next = (self.decoded.val() & !self.canon_mask.val()) | (self.canon16x2.val() & self.canon_mask.val());
+            self.full.next = (self.decoded.val() & !self.canon_mask.val())
+                | (self.canon16x2.val() & self.canon_mask.val());
         } else if self.ctl_i.val().flt {
             if self.nan_lo.val() {
                 self.full.next = self.canon32.val();
             } else {
                 self.full.next = self.decoded.val();
             }
-        } else if self.ctl_i.val().minmax && !self.ctl_i.val().abs && self.ctl_i.val().signed && self.ctl_i.val().split {
+        } else if self.ctl_i.val().minmax
+            && !self.ctl_i.val().abs
+            && self.ctl_i.val().signed
+            && self.ctl_i.val().split
+        {
             self.full.next = self.rv.val() ^ self.sign16.val();
         } else if self.ctl_i.val().minmax && !self.ctl_i.val().abs && self.ctl_i.val().signed {
             self.full.next = self.rv.val() ^ self.sign32.val();

@@ -131,7 +131,13 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N
         let result = on(stages[RESULT]);
         let root = on(stages[ROOT]);
         let input = on(stages[INPUT]);
-        assert!(N.is_power_of_two() && 1 << K == N && K1 == K + 1 && W == 32 * N && (4..=32).contains(&N));
+        assert!(
+            N.is_power_of_two()
+                && 1 << K == N
+                && K1 == K + 1
+                && W == 32 * N
+                && (4..=32).contains(&N)
+        );
         let mask = (1u64 << K) - 1;
         ShflXbar {
             clk_i: Default::default(),
@@ -195,7 +201,9 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N
     }
 }
 
-impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for ShflXbar<N, K, K1, W> {
+impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic
+    for ShflXbar<N, K, K1, W>
+{
     #[hdl_gen]
     fn update(&mut self) {
         // ---- optional `input` register: the controls as one copy per four lanes
@@ -241,7 +249,8 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
                 self.seg[i].next = self.zero_w.val();
             }
             // clampLane = (laneid & segmask) | (cval & ~segmask); bit K is always 0
-            self.clamp[i].next = (self.lane_w[i].val() & self.seg[i].val()) | (self.cval[i].val() & !self.seg[i].val());
+            self.clamp[i].next = (self.lane_w[i].val() & self.seg[i].val())
+                | (self.cval[i].val() & !self.seg[i].val());
             // srcLane with one more bit: a borrow (.up below 0) or carry (.dn past N-1) sets bit K
             self.off_w[i].next = self.src1g.val().get_bits::<K1>(i * 32) & self.low_w.val();
             if self.modeg[i / 4].val() == self.mode_up.val() {
@@ -252,7 +261,8 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
                 self.src_w[i].next = self.lane_w[i].val() ^ self.off_w[i].val();
             } else {
                 // srcLane = minLane | (off & ~segmask)
-                self.src_w[i].next = (self.lane_w[i].val() & self.seg[i].val()) | (self.off_w[i].val() & !self.seg[i].val());
+                self.src_w[i].next = (self.lane_w[i].val() & self.seg[i].val())
+                    | (self.off_w[i].val() & !self.seg[i].val());
             }
         }
         for g in 0..(N >> 2) {
@@ -296,7 +306,8 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
             // inBounds: .up srcLane >= clampLane (and not below 0); else srcLane <= clampLane
             // (a carry makes src_w > N-1 >= clampLane)
             if self.upq[i].val() {
-                self.in_bounds[i].next = (self.src_wq[i].val() <= self.low_w.val()) && (self.src_wq[i].val() >= self.clampq[i].val());
+                self.in_bounds[i].next = (self.src_wq[i].val() <= self.low_w.val())
+                    && (self.src_wq[i].val() >= self.clampq[i].val());
             } else {
                 self.in_bounds[i].next = self.src_wq[i].val() <= self.clampq[i].val();
             }
@@ -320,11 +331,13 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
                     self.rx_q[4 * i + m].d_i.next = false;
                     for j in 0..(N >> 2) {
                         if (self.src[i].val() & self.low2[r].val()) == self.lane_id[j].val() {
-                            self.rx_q[4 * i + m].d_i.next = self.qpart[4 * (i / 4) + m].val().get_bit(j);
+                            self.rx_q[4 * i + m].d_i.next =
+                                self.qpart[4 * (i / 4) + m].val().get_bit(j);
                         }
                     }
                     if (self.rx_src[i].q_o.val() & self.top2[r].val()) == self.quarter[m].val() {
-                        self.okq[i].next = self.rx_inb[i].q_o.val() && self.rx_q[4 * i + m].q_o.val();
+                        self.okq[i].next =
+                            self.rx_inb[i].q_o.val() && self.rx_q[4 * i + m].q_o.val();
                     }
                 }
             }
@@ -334,7 +347,8 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic for 
         }
         for _e in 0..(1 - self.extra.0[2]) {
             for i in 0..N {
-                self.okq[i].next = self.in_bounds[i].val() && self.partq[i / 4].val().get_bit(self.src[i].val().index());
+                self.okq[i].next = self.in_bounds[i].val()
+                    && self.partq[i / 4].val().get_bit(self.src[i].val().index());
                 self.srcq[i].next = self.src[i].val();
             }
             self.src0x.next = self.src0q.val();

@@ -231,12 +231,15 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                     for j in 0..(N >> 1) {
                         for s in 0..4 {
                             if self.sc[4 * i + s].val().get_bit(0) {
-                                self.cp1[4 * (i * h + j) + s].next = self.s0c[i / q].val().get_bits::<32>((2 * j + 1) * 32);
+                                self.cp1[4 * (i * h + j) + s].next =
+                                    self.s0c[i / q].val().get_bits::<32>((2 * j + 1) * 32);
                             } else {
-                                self.cp1[4 * (i * h + j) + s].next = self.s0c[i / q].val().get_bits::<32>((2 * j) * 32);
+                                self.cp1[4 * (i * h + j) + s].next =
+                                    self.s0c[i / q].val().get_bits::<32>((2 * j) * 32);
                             }
                         }
-                        self.lv1[i * h + j].next = (self.cp1[4 * (i * h + j)].val() & self.byte[0].val())
+                        self.lv1[i * h + j].next = (self.cp1[4 * (i * h + j)].val()
+                            & self.byte[0].val())
                             | (self.cp1[4 * (i * h + j) + 1].val() & self.byte[1].val())
                             | (self.cp1[4 * (i * h + j) + 2].val() & self.byte[2].val())
                             | (self.cp1[4 * (i * h + j) + 3].val() & self.byte[3].val());
@@ -257,12 +260,14 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 for j in 0..(N >> 2) {
                     for s in 0..4 {
                         if self.sq1[4 * i + s].val().get_bit(1) {
-                            self.cp2[4 * (i * h + j) + s].next = self.lq1[i * 2 * h + 2 * j + 1].val();
+                            self.cp2[4 * (i * h + j) + s].next =
+                                self.lq1[i * 2 * h + 2 * j + 1].val();
                         } else {
                             self.cp2[4 * (i * h + j) + s].next = self.lq1[i * 2 * h + 2 * j].val();
                         }
                     }
-                    self.lv2[i * h + j].next = (self.cp2[4 * (i * h + j)].val() & self.byte[0].val())
+                    self.lv2[i * h + j].next = (self.cp2[4 * (i * h + j)].val()
+                        & self.byte[0].val())
                         | (self.cp2[4 * (i * h + j) + 1].val() & self.byte[1].val())
                         | (self.cp2[4 * (i * h + j) + 2].val() & self.byte[2].val())
                         | (self.cp2[4 * (i * h + j) + 3].val() & self.byte[3].val());
@@ -295,12 +300,14 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 for j in 0..(N >> 3) {
                     for s in 0..4 {
                         if self.sq2[4 * i + s].val().get_bit(2) {
-                            self.cp3[4 * (i * h + j) + s].next = self.lq2[i * 2 * h + 2 * j + 1].val();
+                            self.cp3[4 * (i * h + j) + s].next =
+                                self.lq2[i * 2 * h + 2 * j + 1].val();
                         } else {
                             self.cp3[4 * (i * h + j) + s].next = self.lq2[i * 2 * h + 2 * j].val();
                         }
                     }
-                    self.lv3[i * h + j].next = (self.cp3[4 * (i * h + j)].val() & self.byte[0].val())
+                    self.lv3[i * h + j].next = (self.cp3[4 * (i * h + j)].val()
+                        & self.byte[0].val())
                         | (self.cp3[4 * (i * h + j) + 1].val() & self.byte[1].val())
                         | (self.cp3[4 * (i * h + j) + 2].val() & self.byte[2].val())
                         | (self.cp3[4 * (i * h + j) + 3].val() & self.byte[3].val());
@@ -333,12 +340,14 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 for j in 0..(N >> 4) {
                     for s in 0..4 {
                         if self.sq3[4 * i + s].val().get_bit(3) {
-                            self.cp4[4 * (i * h + j) + s].next = self.lq3[i * 2 * h + 2 * j + 1].val();
+                            self.cp4[4 * (i * h + j) + s].next =
+                                self.lq3[i * 2 * h + 2 * j + 1].val();
                         } else {
                             self.cp4[4 * (i * h + j) + s].next = self.lq3[i * 2 * h + 2 * j].val();
                         }
                     }
-                    self.lv4[i * h + j].next = (self.cp4[4 * (i * h + j)].val() & self.byte[0].val())
+                    self.lv4[i * h + j].next = (self.cp4[4 * (i * h + j)].val()
+                        & self.byte[0].val())
                         | (self.cp4[4 * (i * h + j) + 1].val() & self.byte[1].val())
                         | (self.cp4[4 * (i * h + j) + 2].val() & self.byte[2].val())
                         | (self.cp4[4 * (i * h + j) + 3].val() & self.byte[3].val());
@@ -371,12 +380,14 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 for j in 0..(N >> 5) {
                     for s in 0..4 {
                         if self.sq4[4 * i + s].val().get_bit(4) {
-                            self.cp5[4 * (i * h + j) + s].next = self.lq4[i * 2 * h + 2 * j + 1].val();
+                            self.cp5[4 * (i * h + j) + s].next =
+                                self.lq4[i * 2 * h + 2 * j + 1].val();
                         } else {
                             self.cp5[4 * (i * h + j) + s].next = self.lq4[i * 2 * h + 2 * j].val();
                         }
                     }
-                    self.lv5[i * h + j].next = (self.cp5[4 * (i * h + j)].val() & self.byte[0].val())
+                    self.lv5[i * h + j].next = (self.cp5[4 * (i * h + j)].val()
+                        & self.byte[0].val())
                         | (self.cp5[4 * (i * h + j) + 1].val() & self.byte[1].val())
                         | (self.cp5[4 * (i * h + j) + 2].val() & self.byte[2].val())
                         | (self.cp5[4 * (i * h + j) + 3].val() & self.byte[3].val());
@@ -436,6 +447,9 @@ mod tests {
         // boundary K (the outputs) and the extras are not the crossbar's to place
         assert_eq!(tree_registers(with(&[5, 6, 7]), 5), ([false; 6], false));
         // 4 lanes: boundary 0, then the copy register
-        assert_eq!(tree_registers(with(&[0, 1]), 2), ([true, false, false, false, false, false], true));
+        assert_eq!(
+            tree_registers(with(&[0, 1]), 2),
+            ([true, false, false, false, false, false], true)
+        );
     }
 }

@@ -9,7 +9,12 @@ use pisa_rtl::design::{design, manifest_info, BlockName};
 use pisa_rtl::UnitConfig;
 
 fn emit(cfg: &UnitConfig, block: BlockName) -> (PathBuf, String) {
-    let dir = std::env::temp_dir().join(format!("pisa-lint-{}-{}-{}", cfg.tag(), block, std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "pisa-lint-{}-{}-{}",
+        cfg.tag(),
+        block,
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     let d = design(cfg, block, "pisa_sg").expect("emit");
     d.write(&dir, manifest_info(cfg, block)).expect("write");
@@ -34,13 +39,24 @@ fn verilator(dir: &Path, top: &str) {
         .output()
         .expect("verilator is installed (scripts/install-deps.sh)");
     let text = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success() && !text.contains("%Warning"), "verilator -Wall on {}:\n{text}", dir.display());
+    assert!(
+        out.status.success() && !text.contains("%Warning"),
+        "verilator -Wall on {}:\n{text}",
+        dir.display()
+    );
 }
 
 fn yosys(dir: &Path, top: &str) {
-    let script = format!("read_verilog {}; hierarchy -check -top {top}; proc; check -assert", sources(dir).join(" "));
-    let out = Command::new("yosys").args(["-q", "-p", &script]).output().expect("yosys is installed (scripts/install-deps.sh)");
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let script = format!(
+        "read_verilog {}; hierarchy -check -top {top}; proc; check -assert",
+        sources(dir).join(" ")
+    );
+    let out = Command::new("yosys")
+        .args(["-q", "-p", &script])
+        .output()
+        .expect("yosys is installed (scripts/install-deps.sh)");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "yosys check on {}:\n{text}", dir.display());
     assert!(!text.to_lowercase().contains("latch"), "no latches: {text}");
 }
@@ -85,7 +101,8 @@ fn explicit_stage_placement_is_lint_clean() {
     // yosys check takes 60-100 s, most of it reading the crossbar's mux trees; the 32-lane
     // default and all-registers units keep theirs)
     for (lanes, at) in [(16, "[1, 2]"), (8, "[0]"), (16, "[0, 2, 4]"), (32, "[0, 3, 5]")] {
-        let cfg = UnitConfig::from_toml(&format!("lanes = {lanes}\npipeline_at = {at}\n"), "t").unwrap();
+        let cfg =
+            UnitConfig::from_toml(&format!("lanes = {lanes}\npipeline_at = {at}\n"), "t").unwrap();
         let (dir, top) = emit(&cfg, BlockName::Unit);
         verilator(&dir, &top);
         if lanes <= 16 {
@@ -124,7 +141,12 @@ fn extra_registers_are_lint_clean() {
         yosys(&dir, &top);
         let _ = std::fs::remove_dir_all(&dir);
     }
-    for rest in ["pipeline_extra = [\"front\"]", "pipeline_at = [1]\npipeline_extra = [\"root\", \"result\"]", "pipeline_extra = [\"pick\"]", "pipeline_extra = [\"input\", \"root\"]"] {
+    for rest in [
+        "pipeline_extra = [\"front\"]",
+        "pipeline_at = [1]\npipeline_extra = [\"root\", \"result\"]",
+        "pipeline_extra = [\"pick\"]",
+        "pipeline_extra = [\"input\", \"root\"]",
+    ] {
         let cfg = UnitConfig::from_toml(&format!("lanes = 8\n{rest}\n"), "t").unwrap();
         for block in [BlockName::Xbar, BlockName::Reduce] {
             let (dir, top) = emit(&cfg, block);
@@ -153,11 +175,30 @@ fn names_are_clean() {
         for p in &m.ports {
             assert!(!p.contains('$'), "{}: {p}", m.name);
         }
-        assert!(!m.text.contains("module top") && !m.text.contains('$') || m.text.contains("$signed"), "{}", m.name);
+        assert!(
+            !m.text.contains("module top") && !m.text.contains('$') || m.text.contains("$signed"),
+            "{}",
+            m.name
+        );
     }
     let top = &d.modules[0];
     assert_eq!(top.name, "pisa_sg_unit");
-    assert_eq!(top.ports, ["clk_i", "rst_ni", "valid_i", "op_i", "src0_i", "src1_i", "mask_i", "activemask_i", "dst_o", "wen_o", "valid_o"]);
+    assert_eq!(
+        top.ports,
+        [
+            "clk_i",
+            "rst_ni",
+            "valid_i",
+            "op_i",
+            "src0_i",
+            "src1_i",
+            "mask_i",
+            "activemask_i",
+            "dst_o",
+            "wen_o",
+            "valid_o"
+        ]
+    );
 }
 
 #[test]

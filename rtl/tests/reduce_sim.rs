@@ -12,7 +12,10 @@ use rust_hdl::prelude::*;
 fn check<const N: usize, const K: usize, const W: usize>(per_form: u64) {
     let mut r = Reduce::<N, K, W>::new(pisa_rtl::config::Stages::default());
     r.connect_all();
-    let forms: Vec<SgOp> = SgOp::all().into_iter().filter(|o| matches!(o, SgOp::Fred { .. } | SgOp::Ired { .. })).collect();
+    let forms: Vec<SgOp> = SgOp::all()
+        .into_iter()
+        .filter(|o| matches!(o, SgOp::Fred { .. } | SgOp::Ired { .. }))
+        .collect();
     for (f, &op) in forms.iter().enumerate() {
         for i in 0..per_form {
             let mut rng = Rng::for_case(900 + N as u64 * 100 + f as u64, i);

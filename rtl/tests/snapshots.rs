@@ -24,7 +24,14 @@ fn unit_l32_default_module_hashes() {
     let listing: String = d
         .modules
         .iter()
-        .map(|m| format!("{} {} lines {:x}\n", m.name, m.text.lines().count(), Sha256::digest(m.text.as_bytes())))
+        .map(|m| {
+            format!(
+                "{} {} lines {:x}\n",
+                m.name,
+                m.text.lines().count(),
+                Sha256::digest(m.text.as_bytes())
+            )
+        })
         .collect();
     insta::assert_snapshot!(listing);
 }

@@ -67,7 +67,11 @@ macro_rules! run {
             if lat == 0 {
                 let (got, v) = sample!(u, $n);
                 assert_eq!(v, valid);
-                assert!(got.agrees_with(&want), "{} op {code:#04x}\ngot {got:?}\nwant {want:?}\n{inp:?}", cfg.tag());
+                assert!(
+                    got.agrees_with(&want),
+                    "{} op {code:#04x}\ngot {got:?}\nwant {want:?}\n{inp:?}",
+                    cfg.tag()
+                );
                 checked += 1;
             } else {
                 if valid && cycle > 0 {
@@ -78,8 +82,13 @@ macro_rules! run {
                 assert!(simulate(&mut u, 200));
                 let (got, v) = sample!(u, $n);
                 if v {
-                    let (code, want) = expect.pop_front().expect("valid_o without an operation in flight");
-                    assert!(got.agrees_with(&want), "{} op {code:#04x} cycle {cycle}\ngot {got:?}\nwant {want:?}", cfg.tag());
+                    let (code, want) =
+                        expect.pop_front().expect("valid_o without an operation in flight");
+                    assert!(
+                        got.agrees_with(&want),
+                        "{} op {code:#04x} cycle {cycle}\ngot {got:?}\nwant {want:?}",
+                        cfg.tag()
+                    );
                     checked += 1;
                 }
                 u.clk_i.next = Clock::from(false);
@@ -102,28 +111,78 @@ fn unit4_combinational_and_every_pipeline() {
 fn unit8_combinational_and_pipelined() {
     run!(Unit8, 8, 256, UnitConfig::new(8, 0).unwrap(), 800);
     run!(Unit8, 8, 256, UnitConfig::new(8, 3).unwrap(), 800);
-    run!(Unit8, 8, 256, UnitConfig::from_toml("lanes = 8\npipeline_at = [1, 3]", "t").unwrap(), 500);
+    run!(
+        Unit8,
+        8,
+        256,
+        UnitConfig::from_toml("lanes = 8\npipeline_at = [1, 3]", "t").unwrap(),
+        500
+    );
 }
 
 #[test]
 fn boundary_zero_registers_in_front_of_the_trees() {
     run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_at = [0]", "t").unwrap(), 800);
-    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_at = [0, 1, 2]", "t").unwrap(), 800);
-    run!(Unit8, 8, 256, UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 2, 3]", "t").unwrap(), 500);
+    run!(
+        Unit4,
+        4,
+        128,
+        UnitConfig::from_toml("lanes = 4\npipeline_at = [0, 1, 2]", "t").unwrap(),
+        800
+    );
+    run!(
+        Unit8,
+        8,
+        256,
+        UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 2, 3]", "t").unwrap(),
+        500
+    );
 }
 
 #[test]
 fn extra_registers_off_the_tree_levels() {
     // `front`, `root` and `result` alone (the only registers), together, and beside every boundary
-    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"front\"]", "t").unwrap(), 800);
-    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"root\"]", "t").unwrap(), 800);
-    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"result\"]", "t").unwrap(), 800);
-    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline = 1\npipeline_extra = [\"front\", \"result\"]", "t").unwrap(), 800);
+    run!(
+        Unit4,
+        4,
+        128,
+        UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"front\"]", "t").unwrap(),
+        800
+    );
+    run!(
+        Unit4,
+        4,
+        128,
+        UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"root\"]", "t").unwrap(),
+        800
+    );
+    run!(
+        Unit4,
+        4,
+        128,
+        UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"result\"]", "t").unwrap(),
+        800
+    );
+    run!(
+        Unit4,
+        4,
+        128,
+        UnitConfig::from_toml(
+            "lanes = 4\npipeline = 1\npipeline_extra = [\"front\", \"result\"]",
+            "t"
+        )
+        .unwrap(),
+        800
+    );
     run!(
         Unit8,
         8,
         256,
-        UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"result\"]", "t").unwrap(),
+        UnitConfig::from_toml(
+            "lanes = 8\npipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"result\"]",
+            "t"
+        )
+        .unwrap(),
         500
     );
     run!(
@@ -139,8 +198,24 @@ fn extra_registers_off_the_tree_levels() {
 /// the crossbar's result and the controls by as many cycles (alone: one cycle, the last node's).
 #[test]
 fn pick_registers_and_the_matching_delay() {
-    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"pick\"]", "t").unwrap(), 800);
-    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_at = [1]\npipeline_extra = [\"pick\", \"result\"]", "t").unwrap(), 800);
+    run!(
+        Unit4,
+        4,
+        128,
+        UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"pick\"]", "t").unwrap(),
+        800
+    );
+    run!(
+        Unit4,
+        4,
+        128,
+        UnitConfig::from_toml(
+            "lanes = 4\npipeline_at = [1]\npipeline_extra = [\"pick\", \"result\"]",
+            "t"
+        )
+        .unwrap(),
+        800
+    );
     run!(
         Unit8,
         8,
@@ -148,7 +223,17 @@ fn pick_registers_and_the_matching_delay() {
         UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\", \"pick\"]", "t").unwrap(),
         500
     );
-    run!(Unit16, 16, 512, UnitConfig::from_toml("lanes = 16\npipeline_at = [2, 4]\npipeline_extra = [\"pick\", \"root\"]", "t").unwrap(), 200);
+    run!(
+        Unit16,
+        16,
+        512,
+        UnitConfig::from_toml(
+            "lanes = 16\npipeline_at = [2, 4]\npipeline_extra = [\"pick\", \"root\"]",
+            "t"
+        )
+        .unwrap(),
+        200
+    );
 }
 
 /// `"input"`: every block registers its inputs (the opcode and the mask as one copy per four
@@ -156,8 +241,20 @@ fn pick_registers_and_the_matching_delay() {
 /// participation lookup at the root register.
 #[test]
 fn input_registers_and_root_copies() {
-    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"input\"]", "t").unwrap(), 800);
-    run!(Unit4, 4, 128, UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"root\"]", "t").unwrap(), 800);
+    run!(
+        Unit4,
+        4,
+        128,
+        UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"input\"]", "t").unwrap(),
+        800
+    );
+    run!(
+        Unit4,
+        4,
+        128,
+        UnitConfig::from_toml("lanes = 4\npipeline_extra = [\"root\"]", "t").unwrap(),
+        800
+    );
     run!(
         Unit8,
         8,
@@ -165,12 +262,28 @@ fn input_registers_and_root_copies() {
         UnitConfig::from_toml("lanes = 8\npipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\", \"pick\", \"input\"]", "t").unwrap(),
         500
     );
-    run!(Unit16, 16, 512, UnitConfig::from_toml("lanes = 16\npipeline_at = [4]\npipeline_extra = [\"input\", \"root\"]", "t").unwrap(), 200);
+    run!(
+        Unit16,
+        16,
+        512,
+        UnitConfig::from_toml(
+            "lanes = 16\npipeline_at = [4]\npipeline_extra = [\"input\", \"root\"]",
+            "t"
+        )
+        .unwrap(),
+        200
+    );
 }
 
 #[test]
 fn retimed_crossbar_every_register_position() {
     // 16 lanes with every boundary: the crossbar puts its four registers at boundary 0, after
     // level 2, in the copy register and after level 3 (xbar_mux::tree_registers)
-    run!(Unit16, 16, 512, UnitConfig::from_toml("lanes = 16\npipeline_at = [0, 1, 2, 3, 4]", "t").unwrap(), 200);
+    run!(
+        Unit16,
+        16,
+        512,
+        UnitConfig::from_toml("lanes = 16\npipeline_at = [0, 1, 2, 3, 4]", "t").unwrap(),
+        200
+    );
 }

@@ -25,7 +25,11 @@ fn check<const N: usize, const K: usize, const K1: usize, const W: usize>(cases:
         assert!(simulate(&mut x, 100), "settles");
         for l in 0..N {
             if want.wen >> l & 1 != 0 {
-                assert_eq!(x.dst_o[l].val().to_u32(), want.dst[l], "N={N} case {i} {op} lane {l}\n{inp:?}");
+                assert_eq!(
+                    x.dst_o[l].val().to_u32(),
+                    want.dst[l],
+                    "N={N} case {i} {op} lane {l}\n{inp:?}"
+                );
             }
         }
     }

@@ -12,14 +12,27 @@ const CASES: u64 = 20_000;
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("cosim");
     g.throughput(Throughput::Elements(CASES));
-    g.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(4));
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(4));
     for (lanes, p) in [(32, 0), (32, 2), (32, 5), (8, 0)] {
         let cfg = UnitConfig::new(lanes, p).unwrap();
         let mut seed = 0;
         g.bench_with_input(BenchmarkId::from_parameter(cfg.tag()), &cfg, |b, cfg| {
             b.iter(|| {
                 seed += 1;
-                let r = run(cfg, &Options { count: CASES, seed, forms: vec![], shard: (1, 1), vcd_dir: None, progress: None }).unwrap();
+                let r = run(
+                    cfg,
+                    &Options {
+                        count: CASES,
+                        seed,
+                        forms: vec![],
+                        shard: (1, 1),
+                        vcd_dir: None,
+                        progress: None,
+                    },
+                )
+                .unwrap();
                 assert!(r.mismatch.is_none());
             })
         });

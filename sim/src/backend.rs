@@ -25,7 +25,12 @@ impl RtlBackend {
                 lanes: cfg.lanes,
                 pipeline: cfg.pipeline,
                 detail: " (the PISA backend needs 32 lanes)".into(),
-                available: RtlUnit::available().iter().filter(|c| c.lanes == 32).map(|c| c.tag()).collect::<Vec<_>>().join(", "),
+                available: RtlUnit::available()
+                    .iter()
+                    .filter(|c| c.lanes == 32)
+                    .map(|c| c.tag())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             });
         }
         Ok(RtlBackend { unit: RtlUnit::open(cfg)? })
@@ -37,7 +42,13 @@ impl RtlBackend {
 }
 
 fn port(op: SgOp, inp: &SgInputs) -> PortIn<'_> {
-    PortIn { op: op.encode(), src0: &inp.src0, src1: &inp.src1, mask: inp.mask, activemask: inp.activemask }
+    PortIn {
+        op: op.encode(),
+        src0: &inp.src0,
+        src1: &inp.src1,
+        mask: inp.mask,
+        activemask: inp.activemask,
+    }
 }
 
 impl SubgroupBackend for RtlBackend {
@@ -47,7 +58,10 @@ impl SubgroupBackend for RtlBackend {
 
     fn issue(&mut self, op: SgOp, inputs: &SgInputs) -> Result<SgOutputs, BackendError> {
         let out = self.unit.run_one(&port(op, inputs));
-        let dst: [u32; LANES] = out.dst.try_into().map_err(|_| BackendError { backend: "rtl".into(), message: "lane count".into() })?;
+        let dst: [u32; LANES] = out
+            .dst
+            .try_into()
+            .map_err(|_| BackendError { backend: "rtl".into(), message: "lane count".into() })?;
         Ok(SgOutputs { dst, wen: out.wen })
     }
 

@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+pub use pisa_model::exec::replay_line;
 use pisa_model::gen::{all_bins, classify, Bin, Rng};
 use pisa_model::unit::execute_lanes;
-pub use pisa_model::exec::replay_line;
 use pisa_model::{SgInputs, SgOp, SgOutputs};
 use pisa_rtl::UnitConfig;
 
@@ -117,11 +117,18 @@ fn make_case<const N: usize>(seed: u64, index: u64, forms: &[SgOp], reserved: bo
 }
 
 fn port<const N: usize>(c: &Case<N>) -> PortIn<'_> {
-    PortIn { op: c.code, src0: &c.inp.src0, src1: &c.inp.src1, mask: c.inp.mask, activemask: c.inp.activemask }
+    PortIn {
+        op: c.code,
+        src0: &c.inp.src0,
+        src1: &c.inp.src1,
+        mask: c.inp.mask,
+        activemask: c.inp.activemask,
+    }
 }
 
 fn agrees(got: &PortOut, want_dst: &[u32], want_wen: u32) -> bool {
-    got.wen == want_wen && (0..want_dst.len()).all(|l| want_wen >> l & 1 == 0 || got.dst[l] == want_dst[l])
+    got.wen == want_wen
+        && (0..want_dst.len()).all(|l| want_wen >> l & 1 == 0 || got.dst[l] == want_dst[l])
 }
 
 fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options) -> Result<Report, SimError> {
@@ -140,7 +147,8 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options) -> Result<Report, SimErr
     let mut bubbles = Rng::new(o.seed ^ 0xB0B);
     let mut last_progress = Instant::now();
     for chunk in indices.chunks(4096) {
-        let cases: Vec<Case<N>> = chunk.iter().map(|&i| make_case::<N>(o.seed, i, &forms, reserved)).collect();
+        let cases: Vec<Case<N>> =
+            chunk.iter().map(|&i| make_case::<N>(o.seed, i, &forms, reserved)).collect();
         let mut bad: Option<(usize, PortOut)> = None;
         unit.stream(
             cases.len(),
@@ -158,7 +166,8 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options) -> Result<Report, SimErr
                 None => reserved_cases += 1,
             }
         }
-        let coverage = || -> BTreeMap<Bin, u64> { bins.iter().map(|b| (*b, counts[bin_index(b)])).collect() };
+        let coverage =
+            || -> BTreeMap<Bin, u64> { bins.iter().map(|b| (*b, counts[bin_index(b)])).collect() };
         if let Some((i, got)) = bad {
             let c = &cases[i];
             let expected = PortOut { dst: c.want.dst.to_vec(), wen: c.want.wen };
@@ -177,7 +186,14 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options) -> Result<Report, SimErr
                 activemask: c.inp.activemask,
                 expected,
                 got,
-                replay: replay_line(c.op, c.code, &c.inp.src0, &c.inp.src1, c.inp.mask, c.inp.activemask),
+                replay: replay_line(
+                    c.op,
+                    c.code,
+                    &c.inp.src0,
+                    &c.inp.src1,
+                    c.inp.mask,
+                    c.inp.activemask,
+                ),
                 vcd,
             };
             return Ok(Report {
@@ -211,13 +227,20 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options) -> Result<Report, SimErr
     })
 }
 
-fn write_vcd(dir: &Path, cfg: &UnitConfig, index: u64, inp: &PortIn<'_>, expected: &PortOut) -> Result<PathBuf, SimError> {
+fn write_vcd(
+    dir: &Path,
+    cfg: &UnitConfig,
+    index: u64,
+    inp: &PortIn<'_>,
+    expected: &PortOut,
+) -> Result<PathBuf, SimError> {
     let io = |e: std::io::Error| SimError::Io(format!("{}: {e}", dir.display()));
     std::fs::create_dir_all(dir).map_err(io)?;
     let path = dir.join(format!("{}_case{index}.vcd", cfg.tag()));
     let file = std::fs::File::create(&path).map_err(io)?;
     let mut fresh = RtlUnit::open(cfg)?;
-    crate::vcd_dump::write_case(std::io::BufWriter::new(file), &mut fresh, inp, expected).map_err(io)?;
+    crate::vcd_dump::write_case(std::io::BufWriter::new(file), &mut fresh, inp, expected)
+        .map_err(io)?;
     Ok(path)
 }
 
@@ -273,11 +296,27 @@ pub fn run_with_corrupted_model<const N: usize>(
                     activemask: c.inp.activemask,
                     expected,
                     got,
-                    replay: replay_line(c.op, c.code, &c.inp.src0, &c.inp.src1, c.inp.mask, c.inp.activemask),
+                    replay: replay_line(
+                        c.op,
+                        c.code,
+                        &c.inp.src0,
+                        &c.inp.src1,
+                        c.inp.mask,
+                        c.inp.activemask,
+                    ),
                     vcd,
                 }),
             });
         }
     }
-    Ok(Report { config: cfg.tag(), seed: o.seed, cases: o.count, seconds: 0.0, cycles: 0, coverage: BTreeMap::new(), reserved_cases: 0, mismatch: None })
+    Ok(Report {
+        config: cfg.tag(),
+        seed: o.seed,
+        cases: o.count,
+        seconds: 0.0,
+        cycles: 0,
+        coverage: BTreeMap::new(),
+        reserved_cases: 0,
+        mismatch: None,
+    })
 }

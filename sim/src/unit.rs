@@ -43,7 +43,8 @@ unsafe impl Send for RtlUnit {}
 
 /// A prebuilt model's configuration (build.rs wrote it from a valid `UnitConfig`).
 fn shim_config(s: &Shim) -> UnitConfig {
-    UnitConfig::from_toml(s.config, s.tag).unwrap_or_else(|e| unreachable!("prebuilt configuration {}: {e}", s.tag))
+    UnitConfig::from_toml(s.config, s.tag)
+        .unwrap_or_else(|e| unreachable!("prebuilt configuration {}: {e}", s.tag))
 }
 
 impl RtlUnit {
@@ -55,16 +56,25 @@ impl RtlUnit {
     /// Opens a fresh model of `cfg` (out of reset): the prebuilt model of the same unit (the
     /// same lanes and registers, however the configuration names them).
     pub fn open(cfg: &UnitConfig) -> Result<RtlUnit, SimError> {
-        let shim = CONFIGS.iter().find(|s| shim_config(s).same_unit(cfg)).ok_or_else(|| SimError::NotBuilt {
-            lanes: cfg.lanes,
-            pipeline: cfg.pipeline,
-            detail: cfg.pipeline_at.as_ref().map(|a| format!(" (pipeline_at {a:?})")).unwrap_or_default()
-                + &if cfg.pipeline_extra.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (pipeline_extra {:?})", cfg.pipeline_extra.iter().map(|e| e.name()).collect::<Vec<_>>())
-                },
-            available: CONFIGS.iter().map(|s| s.tag).collect::<Vec<_>>().join(", "),
+        let shim = CONFIGS.iter().find(|s| shim_config(s).same_unit(cfg)).ok_or_else(|| {
+            SimError::NotBuilt {
+                lanes: cfg.lanes,
+                pipeline: cfg.pipeline,
+                detail: cfg
+                    .pipeline_at
+                    .as_ref()
+                    .map(|a| format!(" (pipeline_at {a:?})"))
+                    .unwrap_or_default()
+                    + &if cfg.pipeline_extra.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            " (pipeline_extra {:?})",
+                            cfg.pipeline_extra.iter().map(|e| e.name()).collect::<Vec<_>>()
+                        )
+                    },
+                available: CONFIGS.iter().map(|s| s.tag).collect::<Vec<_>>().join(", "),
+            }
         })?;
         // SAFETY: `new` returns a fresh model; it is freed exactly once, in Drop.
         let p = unsafe { (shim.new)() };
@@ -200,7 +210,11 @@ impl RtlUnit {
                 self.drive(&inp, true, true);
                 issued += 1;
             } else {
-                self.drive(&PortIn { op: 0, src0: &zeros, src1: &zeros, mask: 0, activemask: 0 }, false, true);
+                self.drive(
+                    &PortIn { op: 0, src0: &zeros, src1: &zeros, mask: 0, activemask: 0 },
+                    false,
+                    true,
+                );
             }
             self.tick();
             if self.sample_into(&mut out) {

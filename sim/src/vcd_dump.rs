@@ -14,7 +14,12 @@ fn bits(v: u64, width: u32) -> Vec<Value> {
 
 /// Replays `inp` alone on `unit` (a fresh model of the failing configuration) and writes the
 /// waveform to `out`.
-pub fn write_case<W: Write>(out: W, unit: &mut RtlUnit, inp: &PortIn<'_>, expected: &PortOut) -> std::io::Result<()> {
+pub fn write_case<W: Write>(
+    out: W,
+    unit: &mut RtlUnit,
+    inp: &PortIn<'_>,
+    expected: &PortOut,
+) -> std::io::Result<()> {
     let n = unit.lanes();
     let mut w = vcd::Writer::new(out);
     w.timescale(1, TimescaleUnit::NS)?;
@@ -24,14 +29,19 @@ pub fn write_case<W: Write>(out: W, unit: &mut RtlUnit, inp: &PortIn<'_>, expect
     let op = w.add_wire(8, "op_i")?;
     let mask = w.add_wire(32, "mask_i")?;
     let active = w.add_wire(n as u32, "activemask_i")?;
-    let src0: Vec<IdCode> = (0..n).map(|l| w.add_wire(32, &format!("src0_i_lane{l}"))).collect::<Result<_, _>>()?;
-    let src1: Vec<IdCode> = (0..n).map(|l| w.add_wire(32, &format!("src1_i_lane{l}"))).collect::<Result<_, _>>()?;
-    let dst: Vec<IdCode> = (0..n).map(|l| w.add_wire(32, &format!("dst_o_lane{l}"))).collect::<Result<_, _>>()?;
+    let src0: Vec<IdCode> =
+        (0..n).map(|l| w.add_wire(32, &format!("src0_i_lane{l}"))).collect::<Result<_, _>>()?;
+    let src1: Vec<IdCode> =
+        (0..n).map(|l| w.add_wire(32, &format!("src1_i_lane{l}"))).collect::<Result<_, _>>()?;
+    let dst: Vec<IdCode> =
+        (0..n).map(|l| w.add_wire(32, &format!("dst_o_lane{l}"))).collect::<Result<_, _>>()?;
     let wen = w.add_wire(n as u32, "wen_o")?;
     let valid_o = w.add_wire(1, "valid_o")?;
     w.upscope()?;
     w.add_module("model")?;
-    let exp_dst: Vec<IdCode> = (0..n).map(|l| w.add_wire(32, &format!("expected_dst_lane{l}"))).collect::<Result<_, _>>()?;
+    let exp_dst: Vec<IdCode> = (0..n)
+        .map(|l| w.add_wire(32, &format!("expected_dst_lane{l}")))
+        .collect::<Result<_, _>>()?;
     let exp_wen = w.add_wire(n as u32, "expected_wen")?;
     let bad = w.add_wire(n as u32, "mismatch_lanes")?;
     w.upscope()?;
@@ -42,7 +52,11 @@ pub fn write_case<W: Write>(out: W, unit: &mut RtlUnit, inp: &PortIn<'_>, expect
     let cycles = unit.latency().max(1);
     for c in 0..=cycles {
         let issuing = c == 0;
-        let now = if issuing { inp.clone() } else { PortIn { op: 0, src0: &zeros, src1: &zeros, mask: 0, activemask: 0 } };
+        let now = if issuing {
+            inp.clone()
+        } else {
+            PortIn { op: 0, src0: &zeros, src1: &zeros, mask: 0, activemask: 0 }
+        };
         unit.drive(&now, issuing, true);
         unit.eval();
         let (o, v) = unit.sample();
@@ -61,12 +75,20 @@ pub fn write_case<W: Write>(out: W, unit: &mut RtlUnit, inp: &PortIn<'_>, expect
         w.change_scalar(valid_o, if v { Value::V1 } else { Value::V0 })?;
         let at_result = v || (unit.latency() == 0 && issuing);
         let mism: u64 = if at_result {
-            (0..n).filter(|&l| (o.wen ^ expected.wen) >> l & 1 != 0 || (expected.wen >> l & 1 != 0 && o.dst[l] != expected.dst[l])).fold(0, |m, l| m | 1 << l)
+            (0..n)
+                .filter(|&l| {
+                    (o.wen ^ expected.wen) >> l & 1 != 0
+                        || (expected.wen >> l & 1 != 0 && o.dst[l] != expected.dst[l])
+                })
+                .fold(0, |m, l| m | 1 << l)
         } else {
             0
         };
         for l in 0..n {
-            w.change_vector(exp_dst[l], bits(if at_result { expected.dst[l] as u64 } else { 0 }, 32))?;
+            w.change_vector(
+                exp_dst[l],
+                bits(if at_result { expected.dst[l] as u64 } else { 0 }, 32),
+            )?;
         }
         w.change_vector(exp_wen, bits(if at_result { expected.wen as u64 } else { 0 }, n as u32))?;
         w.change_vector(bad, bits(mism, n as u32))?;

@@ -24,19 +24,22 @@ fn verilator_root() -> PathBuf {
     if let Ok(r) = std::env::var("VERILATOR_ROOT") {
         return PathBuf::from(r);
     }
-    let out = Command::new("verilator")
-        .arg("--getenv")
-        .arg("VERILATOR_ROOT")
-        .output()
-        .unwrap_or_else(|e| fail(format!("cannot run verilator ({e}); install it with scripts/install-deps.sh")));
+    let out =
+        Command::new("verilator").arg("--getenv").arg("VERILATOR_ROOT").output().unwrap_or_else(
+            |e| {
+                fail(format!("cannot run verilator ({e}); install it with scripts/install-deps.sh"))
+            },
+        );
     PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
 }
 
 /// Reads one configuration file (`what` names it in errors).
 fn read_config(path: &Path, what: &str) -> UnitConfig {
     println!("cargo:rerun-if-changed={}", path.display());
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(format!("{what}: cannot read {}: {e}", path.display())));
-    UnitConfig::from_toml(&text, &path.display().to_string()).unwrap_or_else(|e| fail(format!("{what}: {e}")))
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| fail(format!("{what}: cannot read {}: {e}", path.display())));
+    UnitConfig::from_toml(&text, &path.display().to_string())
+        .unwrap_or_else(|e| fail(format!("{what}: {e}")))
 }
 
 fn add(configs: &mut Vec<UnitConfig>, c: UnitConfig) {
@@ -50,8 +53,10 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=PISA_SIM_CONFIGS");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
-    let workspace = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR")).join("../..");
-    let mut configs: Vec<UnitConfig> = DEFAULT.iter().map(|&(l, p)| UnitConfig::new(l, p).expect("valid")).collect();
+    let workspace = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"))
+        .join("../..");
+    let mut configs: Vec<UnitConfig> =
+        DEFAULT.iter().map(|&(l, p)| UnitConfig::new(l, p).expect("valid")).collect();
     let qor = workspace.join("fpga/configs");
     println!("cargo:rerun-if-changed={}", qor.display());
     let mut files: Vec<PathBuf> = std::fs::read_dir(&qor)
@@ -68,12 +73,19 @@ fn main() {
         for item in extra.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let c = if item.ends_with(".toml") {
                 let path = Path::new(item);
-                read_config(&if path.is_absolute() { path.to_path_buf() } else { workspace.join(path) }, "PISA_SIM_CONFIGS")
+                read_config(
+                    &if path.is_absolute() { path.to_path_buf() } else { workspace.join(path) },
+                    "PISA_SIM_CONFIGS",
+                )
             } else {
                 let (l, p) = item
                     .split_once(':')
                     .and_then(|(l, p)| Some((l.trim().parse().ok()?, p.trim().parse().ok()?)))
-                    .unwrap_or_else(|| fail(format!("PISA_SIM_CONFIGS: '{item}' is neither lanes:pipeline nor a .toml file")));
+                    .unwrap_or_else(|| {
+                        fail(format!(
+                            "PISA_SIM_CONFIGS: '{item}' is neither lanes:pipeline nor a .toml file"
+                        ))
+                    });
                 UnitConfig::new(l, p).unwrap_or_else(|e| fail(format!("PISA_SIM_CONFIGS: {e}")))
             };
             add(&mut configs, c);
@@ -98,7 +110,8 @@ fn main() {
         .flag_if_supported("-fcf-protection=none")
         .flag_if_supported("-Wno-unused-parameter");
     build.file(include.join("verilated.cpp")).file(include.join("verilated_threads.cpp"));
-    let mut table = String::from("/// Prebuilt configurations.\npub static CONFIGS: &[Shim] = &[\n");
+    let mut table =
+        String::from("/// Prebuilt configurations.\npub static CONFIGS: &[Shim] = &[\n");
     let mut decls = String::from("extern \"C\" {\n");
     for cfg in &configs {
         let tag = cfg.tag();
@@ -106,8 +119,10 @@ fn main() {
         let rtl = dir.join("rtl");
         let obj = dir.join("obj");
         let _ = std::fs::remove_dir_all(&dir);
-        let d = design(cfg, BlockName::Unit, "pisa_sg").unwrap_or_else(|e| fail(format!("{tag}: emit: {e}")));
-        d.write(&rtl, pisa_rtl::design::manifest_info(cfg, BlockName::Unit)).unwrap_or_else(|e| fail(format!("{tag}: write: {e}")));
+        let d = design(cfg, BlockName::Unit, "pisa_sg")
+            .unwrap_or_else(|e| fail(format!("{tag}: emit: {e}")));
+        d.write(&rtl, pisa_rtl::design::manifest_info(cfg, BlockName::Unit))
+            .unwrap_or_else(|e| fail(format!("{tag}: write: {e}")));
         let mut sources: Vec<PathBuf> = std::fs::read_dir(&rtl)
             .expect("rtl dir")
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -133,7 +148,10 @@ fn main() {
             .collect();
         gen.sort();
         let lane_mask = if cfg.lanes == 32 { u32::MAX } else { (1u32 << cfg.lanes) - 1 };
-        let shim = template.replace("@TAG@", &tag).replace("@LANES@", &cfg.lanes.to_string()).replace("@LANE_MASK@", &format!("{lane_mask:#x}"));
+        let shim = template
+            .replace("@TAG@", &tag)
+            .replace("@LANES@", &cfg.lanes.to_string())
+            .replace("@LANE_MASK@", &format!("{lane_mask:#x}"));
         let shim_path = dir.join(format!("shim_{tag}.cpp"));
         std::fs::write(&shim_path, shim).expect("write shim");
         build.include(&obj);
@@ -162,4 +180,3 @@ fn main() {
     println!("cargo:rustc-link-lib=dylib=stdc++");
     std::fs::write(out.join("configs.rs"), format!("{decls}\n{table}")).expect("write configs.rs");
 }
-

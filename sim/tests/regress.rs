@@ -29,7 +29,10 @@ fn pass(cfg: &UnitConfig, count: u64, seed: u64) -> u64 {
 fn default_config_a_million_cases_fixed_and_fresh_seeds() {
     let cfg = UnitConfig::default();
     let mut total = pass(&cfg, 400_000, 1) + pass(&cfg, 300_000, 0xC0FFEE);
-    let fresh = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(7);
+    let fresh = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(7);
     eprintln!("fresh seed: {fresh} (rerun: pisa regress --count 300000 --seed {fresh})");
     total += pass(&cfg, 300_000, fresh);
     assert!(total >= 1_000_000);
@@ -117,12 +120,18 @@ fn a_mismatch_is_caught_replayed_and_dumped() {
     }
     let dir = std::env::temp_dir().join(format!("pisa-vcd-{}", std::process::id()));
     let cfg = UnitConfig::default();
-    let o = Options { forms: vec!["fred.max.f".parse().unwrap()], vcd_dir: Some(dir.clone()), ..opts(1000, 3) };
+    let o = Options {
+        forms: vec!["fred.max.f".parse().unwrap()],
+        vcd_dir: Some(dir.clone()),
+        ..opts(1000, 3)
+    };
     let r = run_with_corrupted_model::<32>(&cfg, &o, corrupt).unwrap();
     let m = r.mismatch.expect("the corrupted oracle is caught");
     // the replay line runs on both backends: the model gives the true answer, which the RTL matches
     let on_ref = exec_case(&m.replay, &mut RefBackend, &RunOptions::default()).unwrap();
-    let on_rtl = exec_case(&m.replay, &mut RtlBackend::open_default().unwrap(), &RunOptions::default()).unwrap();
+    let on_rtl =
+        exec_case(&m.replay, &mut RtlBackend::open_default().unwrap(), &RunOptions::default())
+            .unwrap();
     assert_eq!(on_ref, on_rtl);
     let lane = m.got.wen.trailing_zeros() as usize;
     assert_eq!(on_rtl["regs"]["%d"][lane], serde_json::json!(m.got.dst[lane]));

@@ -37,7 +37,10 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let forms: Vec<SgOp> = if a.forms.is_empty() {
         SgOp::all()
     } else {
-        a.forms.iter().map(|f| f.parse::<SgOp>().map_err(|e| Failure::input(format!("--forms: {e}")))).collect::<Result<_, _>>()?
+        a.forms
+            .iter()
+            .map(|f| f.parse::<SgOp>().map_err(|e| Failure::input(format!("--forms: {e}"))))
+            .collect::<Result<_, _>>()?
     };
     if a.rounds == 0 || a.time_ms == 0 {
         return Err(Failure::input("--rounds and --time-ms must be at least 1"));
@@ -65,7 +68,11 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             }));
         }
     }
-    let simd = if cfg!(target_arch = "x86_64") && std::arch::is_x86_feature_detected!("avx2") { "avx2" } else { "portable" };
+    let simd = if cfg!(target_arch = "x86_64") && std::arch::is_x86_feature_detected!("avx2") {
+        "avx2"
+    } else {
+        "portable"
+    };
     let report = json!({
         "unit": "warp-ops per second, one core",
         "baseline": "pisa_model::literal (lane-by-lane port of the pseudocode)",
@@ -76,6 +83,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         "lowest_ratio": { "form": min_form, "ratio": (min_ratio * 100.0).round() / 100.0 },
     });
     let text = serde_json::to_string_pretty(&report).unwrap_or_default();
-    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), format!("{text}\n").as_bytes());
+    let _ =
+        std::io::Write::write_all(&mut std::io::stdout().lock(), format!("{text}\n").as_bytes());
     Ok(ExitCode::SUCCESS)
 }

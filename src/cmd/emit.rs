@@ -26,7 +26,8 @@ pub struct Args {
 }
 
 fn check_prefix(s: &str) -> Result<String, String> {
-    let ok = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let ok = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if ok {
         Ok(s.to_string())
     } else {
@@ -36,7 +37,8 @@ fn check_prefix(s: &str) -> Result<String, String> {
 
 pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let cfg = load_config(a.config.as_deref())?;
-    let d = design(&cfg, a.block, &a.prefix).map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
+    let d = design(&cfg, a.block, &a.prefix)
+        .map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
     let files = d
         .write(&a.out, manifest_info(&cfg, a.block))
         .map_err(|e| Failure { message: e.to_string(), code: 2 })?;

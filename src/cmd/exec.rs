@@ -34,7 +34,8 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut failed = 0usize;
     for (i, line) in stdin.lines().enumerate() {
-        let line = line.map_err(|e| Failure::input(format!("stdin:{}: cannot read: {e}", i + 1)))?;
+        let line =
+            line.map_err(|e| Failure::input(format!("stdin:{}: cannot read: {e}", i + 1)))?;
         if line.trim().is_empty() {
             continue;
         }
@@ -45,7 +46,8 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
                 json!({ "error": e.render(Source::Line("stdin", i + 1), None) })
             }
         };
-        writeln!(out, "{answer}").map_err(|e| Failure { message: format!("cannot write stdout: {e}"), code: 1 })?;
+        writeln!(out, "{answer}")
+            .map_err(|e| Failure { message: format!("cannot write stdout: {e}"), code: 1 })?;
     }
     out.flush().map_err(|e| Failure { message: format!("cannot write stdout: {e}"), code: 1 })?;
     Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })

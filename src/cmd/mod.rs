@@ -2,9 +2,9 @@
 
 pub mod bench;
 pub mod emit;
-pub mod regress;
 pub mod exec;
 pub mod prove;
+pub mod regress;
 pub mod run;
 pub mod synth;
 
@@ -24,17 +24,23 @@ pub enum Backend {
 
 impl Backend {
     /// Opens the backend; `config` selects the RTL configuration (default: 32 lanes, combinational).
-    pub fn open(self, config: Option<&std::path::Path>) -> Result<Box<dyn SubgroupBackend>, Failure> {
+    pub fn open(
+        self,
+        config: Option<&std::path::Path>,
+    ) -> Result<Box<dyn SubgroupBackend>, Failure> {
         match self {
             Backend::Ref => {
                 if config.is_some() {
-                    return Err(Failure::input("--config selects an RTL configuration; it needs --backend rtl"));
+                    return Err(Failure::input(
+                        "--config selects an RTL configuration; it needs --backend rtl",
+                    ));
                 }
                 Ok(Box::new(RefBackend))
             }
             Backend::Rtl => {
                 let cfg = load_config(config)?;
-                let b = pisa_sim::RtlBackend::open(&cfg).map_err(|e| Failure::input(e.to_string()))?;
+                let b =
+                    pisa_sim::RtlBackend::open(&cfg).map_err(|e| Failure::input(e.to_string()))?;
                 Ok(Box::new(b))
             }
         }
@@ -46,8 +52,10 @@ pub fn load_config(path: Option<&std::path::Path>) -> Result<pisa_rtl::UnitConfi
     match path {
         None => Ok(pisa_rtl::UnitConfig::default()),
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| Failure::input(format!("{}: cannot read: {e}", p.display())))?;
-            pisa_rtl::UnitConfig::from_toml(&text, &p.display().to_string()).map_err(|e| Failure::input(e.to_string()))
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| Failure::input(format!("{}: cannot read: {e}", p.display())))?;
+            pisa_rtl::UnitConfig::from_toml(&text, &p.display().to_string())
+                .map_err(|e| Failure::input(e.to_string()))
         }
     }
 }

@@ -48,7 +48,8 @@ pub struct Args {
 }
 
 fn emit(dir: &Path, cfg: &UnitConfig, prefix: &str) -> Result<RtlDir, Failure> {
-    let d = design(cfg, BlockName::Unit, prefix).map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
+    let d = design(cfg, BlockName::Unit, prefix)
+        .map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
     d.write(dir, manifest_info(cfg, BlockName::Unit)).map_err(|e| Failure::input(e.to_string()))?;
     RtlDir::scan(dir, None).map_err(|e| Failure::input(e.to_string()))
 }
@@ -61,9 +62,13 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         let all = Property::reduce_forms();
         let mut v = Vec::new();
         for s in &a.ops {
-            let op: SgOp = s.parse().map_err(|e: pisa_model::op::UnknownForm| Failure::input(format!("--ops: {e}")))?;
+            let op: SgOp = s
+                .parse()
+                .map_err(|e: pisa_model::op::UnknownForm| Failure::input(format!("--ops: {e}")))?;
             if !all.contains(&op) {
-                return Err(Failure::input(format!("--ops: {op} is not a reduction form (fred.* or ired.*)")));
+                return Err(Failure::input(format!(
+                    "--ops: {op} is not a reduction form (fred.* or ired.*)"
+                )));
             }
             v.push(op);
         }
@@ -78,12 +83,18 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         Some(w) => (w.clone(), false),
         None => (std::env::temp_dir().join(format!("pisa-prove-{}", std::process::id())), true),
     };
-    std::fs::create_dir_all(&work).map_err(|e| Failure::input(format!("{}: {e}", work.display())))?;
+    std::fs::create_dir_all(&work)
+        .map_err(|e| Failure::input(format!("{}: {e}", work.display())))?;
 
     // The Verilog under proof.
     let rtl = match &a.rtl_dir {
         Some(d) => RtlDir::scan(d, a.lanes).map_err(|e| Failure::input(e.to_string()))?,
-        None => emit(&work.join("rtl"), &UnitConfig::new(a.lanes.unwrap_or(32), 0).map_err(|e| Failure::input(e.to_string()))?, "pisa_sg")?,
+        None => emit(
+            &work.join("rtl"),
+            &UnitConfig::new(a.lanes.unwrap_or(32), 0)
+                .map_err(|e| Failure::input(e.to_string()))?,
+            "pisa_sg",
+        )?,
     };
     let lanes = rtl.lanes;
     let k = lanes.trailing_zeros() as usize;
@@ -111,7 +122,11 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             rtl.latency
         )));
     } else {
-        notes.push(format!("{}: pipelined (latency {}), proving it against a fresh combinational unit", rtl.dir.display(), rtl.latency));
+        notes.push(format!(
+            "{}: pipelined (latency {}), proving it against a fresh combinational unit",
+            rtl.dir.display(),
+            rtl.latency
+        ));
     }
     if want("pipeline") {
         if rtl.latency == 0 {
@@ -122,20 +137,33 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
                     continue;
                 }
                 seen.push(p);
-                let cfg = UnitConfig::new(lanes, p).map_err(|e| Failure::input(format!("--pipeline {p}: {e}")))?;
+                let cfg = UnitConfig::new(lanes, p)
+                    .map_err(|e| Failure::input(format!("--pipeline {p}: {e}")))?;
                 let piped = emit(&work.join(format!("rtl_p{p}")), &cfg, &format!("pisa_p{p}"))?;
-                jobs.push(Job::pipeline(&piped, &rtl, p, a.extra_cycles).map_err(|e| Failure::input(e.to_string()))?);
+                jobs.push(
+                    Job::pipeline(&piped, &rtl, p, a.extra_cycles)
+                        .map_err(|e| Failure::input(e.to_string()))?,
+                );
             }
         } else {
-            let comb = emit(&work.join("rtl_ref_p0"), &UnitConfig::new(lanes, 0).map_err(|e| Failure::input(e.to_string()))?, "pisa_ref_p0")?;
+            let comb = emit(
+                &work.join("rtl_ref_p0"),
+                &UnitConfig::new(lanes, 0).map_err(|e| Failure::input(e.to_string()))?,
+                "pisa_ref_p0",
+            )?;
             let stages = rtl.latency;
-            jobs.push(Job::pipeline(&rtl, &comb, stages, a.extra_cycles).map_err(|e| Failure::input(e.to_string()))?);
+            jobs.push(
+                Job::pipeline(&rtl, &comb, stages, a.extra_cycles)
+                    .map_err(|e| Failure::input(e.to_string()))?,
+            );
         }
     }
     for n in &notes {
         println!("note: {n}");
     }
-    let threads = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let threads = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     println!(
         "prove: {} properties of {} ({} lanes), {} threads, work dir {}",
         jobs.len(),
@@ -150,7 +178,9 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         let _g = print_lock.lock();
         let ands = o.and_gates.map(|n| format!(", {n} ANDs")).unwrap_or_default();
         match &o.verdict {
-            Verdict::Pass => println!("PASS  l{}  {}  ({:.1} s{ands})", o.lanes, o.property, o.seconds),
+            Verdict::Pass => {
+                println!("PASS  l{}  {}  ({:.1} s{ands})", o.lanes, o.property, o.seconds)
+            }
             Verdict::Fail { counterexample } => {
                 println!("FAIL  l{}  {}  ({:.1} s{ands})", o.lanes, o.property, o.seconds);
                 println!("      counterexample: {counterexample}");
@@ -159,12 +189,15 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
                 }
                 println!("      logs: {}", o.dir.display());
             }
-            Verdict::Error(e) => println!("ERROR l{}  {}  ({:.1} s): {e}", o.lanes, o.property, o.seconds),
+            Verdict::Error(e) => {
+                println!("ERROR l{}  {}  ({:.1} s): {e}", o.lanes, o.property, o.seconds)
+            }
         }
     };
     let outcomes = prove_all(&jobs, &work, &tools, threads, &report);
     let count = |f: &dyn Fn(&Verdict) -> bool| outcomes.iter().filter(|o| f(&o.verdict)).count();
-    let (pass, fail) = (count(&|v| *v == Verdict::Pass), count(&|v| matches!(v, Verdict::Fail { .. })));
+    let (pass, fail) =
+        (count(&|v| *v == Verdict::Pass), count(&|v| matches!(v, Verdict::Fail { .. })));
     let err = outcomes.len() - pass - fail;
     println!(
         "prove: {} properties: {pass} PASS, {fail} FAIL, {err} ERROR in {:.1} s",
@@ -186,9 +219,12 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
                 })
             })
             .collect();
-        let text = serde_json::to_string_pretty(&serde_json::json!({ "outcomes": v, "seconds": start.elapsed().as_secs_f64() }))
-            .map_err(|e| Failure::input(e.to_string()))?;
-        std::fs::write(path, text).map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
+        let text = serde_json::to_string_pretty(
+            &serde_json::json!({ "outcomes": v, "seconds": start.elapsed().as_secs_f64() }),
+        )
+        .map_err(|e| Failure::input(e.to_string()))?;
+        std::fs::write(path, text)
+            .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
     }
     if pass == outcomes.len() {
         if temporary {

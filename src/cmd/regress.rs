@@ -41,7 +41,10 @@ pub struct Args {
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let (k, n) = s.split_once('/').ok_or_else(|| format!("'{s}' is not K/N"))?;
-    let (k, n): (u64, u64) = (k.trim().parse().map_err(|_| format!("'{k}' is not a number"))?, n.trim().parse().map_err(|_| format!("'{n}' is not a number"))?);
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| format!("'{k}' is not a number"))?,
+        n.trim().parse().map_err(|_| format!("'{n}' is not a number"))?,
+    );
     if n == 0 || k == 0 || k > n {
         return Err(format!("shard {k}/{n}: need 1 <= K <= N"));
     }
@@ -53,7 +56,12 @@ fn progress_tty(done: u64, total: u64, secs: f64) {
     let filled = (done * width / total.max(1)) as usize;
     let rate = done as f64 / secs.max(1e-9);
     let eta = (total - done) as f64 / rate.max(1.0);
-    eprint!("\r[{}{}] {done}/{total} cases  {:.0}k/s  ETA {eta:.0}s ", "#".repeat(filled), ".".repeat(width as usize - filled), rate / 1e3);
+    eprint!(
+        "\r[{}{}] {done}/{total} cases  {:.0}k/s  ETA {eta:.0}s ",
+        "#".repeat(filled),
+        ".".repeat(width as usize - filled),
+        rate / 1e3
+    );
     if done == total {
         eprintln!();
     }
@@ -85,19 +93,35 @@ fn coverage_table(r: &Report) -> String {
             }
         }
     }
-    let mut out = format!("{:<34} {:>9} {:>9} {:>9} {:>9}\n", "form (participation:)", "empty", "single", "partial", "full");
+    let mut out = format!(
+        "{:<34} {:>9} {:>9} {:>9} {:>9}\n",
+        "form (participation:)", "empty", "single", "partial", "full"
+    );
     for (name, c) in rows {
         let cell = |v: u64| if v == 0 { "-".to_string() } else { v.to_string() };
-        out.push_str(&format!("{name:<34} {:>9} {:>9} {:>9} {:>9}\n", cell(c[0]), cell(c[1]), cell(c[2]), cell(c[3])));
+        out.push_str(&format!(
+            "{name:<34} {:>9} {:>9} {:>9} {:>9}\n",
+            cell(c[0]),
+            cell(c[1]),
+            cell(c[2]),
+            cell(c[3])
+        ));
     }
     out
 }
 
 pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let cfg = load_config(a.config.as_deref())?;
-    let forms: Vec<SgOp> = a.ops.iter().map(|f| f.parse::<SgOp>().map_err(|e| Failure::input(format!("--ops: {e}")))).collect::<Result<_, _>>()?;
+    let forms: Vec<SgOp> = a
+        .ops
+        .iter()
+        .map(|f| f.parse::<SgOp>().map_err(|e| Failure::input(format!("--ops: {e}"))))
+        .collect::<Result<_, _>>()?;
     let seed = a.seed.unwrap_or_else(|| {
-        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1);
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1);
         t ^ (std::process::id() as u64).rotate_left(32)
     });
     eprintln!(
@@ -145,13 +169,23 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
         Some(m) => {
-            println!("FAIL: case {} of seed {} ({}) on {}:", m.index, r.seed, m.op.map(|o| o.to_string()).unwrap_or_else(|| format!("reserved op_i {:#04x}", m.opcode)), r.config);
+            println!(
+                "FAIL: case {} of seed {} ({}) on {}:",
+                m.index,
+                r.seed,
+                m.op.map(|o| o.to_string())
+                    .unwrap_or_else(|| format!("reserved op_i {:#04x}", m.opcode)),
+                r.config
+            );
             if m.got.wen != m.expected.wen {
                 println!("  wen: rtl {:#x}, model {:#x}", m.got.wen, m.expected.wen);
             }
             for l in 0..m.lanes {
                 if m.expected.wen >> l & 1 != 0 && m.got.dst[l] != m.expected.dst[l] {
-                    println!("  lane {l}: rtl {:#010x}, model {:#010x}", m.got.dst[l], m.expected.dst[l]);
+                    println!(
+                        "  lane {l}: rtl {:#010x}, model {:#010x}",
+                        m.got.dst[l], m.expected.dst[l]
+                    );
                 }
             }
             println!("replay (pisa exec [--backend rtl]):\n{}", m.replay);

@@ -34,7 +34,8 @@ pub struct Args {
 }
 
 fn read(path: &PathBuf) -> Result<String, Failure> {
-    std::fs::read_to_string(path).map_err(|e| Failure::input(format!("{}: cannot read: {e}", path.display())))
+    std::fs::read_to_string(path)
+        .map_err(|e| Failure::input(format!("{}: cannot read: {e}", path.display())))
 }
 
 pub fn main(a: Args) -> Result<ExitCode, Failure> {
@@ -45,7 +46,8 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         Some(p) => {
             let name = p.display().to_string();
             let text = read(p)?;
-            let obj = parse_object(&text).map_err(|e| Failure::input(e.render(Source::File(&name), Some(&file))))?;
+            let obj = parse_object(&text)
+                .map_err(|e| Failure::input(e.render(Source::File(&name), Some(&file))))?;
             parse_state(&obj, &[]).map_err(|m| Failure::input(format!("{name}: {m}")))?
         }
     };
@@ -57,22 +59,40 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             let text = lines.get(inst.pos.line as usize - 1).map(|l| l.trim()).unwrap_or("");
             let _ = writeln!(out, "{file}:{}  {text}", inst.pos);
             if let SgOp::Shfl { mode, sg } = op {
-                let s = sources(*mode, *sg, Src1::PerLane(&inputs.src1), inputs.mask, inputs.activemask);
+                let s = sources(
+                    *mode,
+                    *sg,
+                    Src1::PerLane(&inputs.src1),
+                    inputs.mask,
+                    inputs.activemask,
+                );
                 let (dst, src0) = shfl_operands(text);
                 out.push_str(&diagram::render(&src0, &dst, &s));
             }
         }
         Event::Branch { inst, taken } => {
             let text = lines.get(inst.pos.line as usize - 1).map(|l| l.trim()).unwrap_or("");
-            let _ = writeln!(out, "{file}:{}  {text}  -> {}", inst.pos, if *taken { "taken" } else { "not taken" });
+            let _ = writeln!(
+                out,
+                "{file}:{}  {text}  -> {}",
+                inst.pos,
+                if *taken { "taken" } else { "not taken" }
+            );
         }
     };
-    let done = run_source(&src, &st, backend.as_mut(), &RunOptions { max_steps: a.max_steps }, &mut observer)
-        .map_err(|e| {
-            let state = a.state.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "state".into());
-            let code = if matches!(e, CaseError::Program { .. }) { 1 } else { 2 };
-            Failure { message: e.render(Source::File(&state), Some(&file)), code }
-        })?;
+    let done = run_source(
+        &src,
+        &st,
+        backend.as_mut(),
+        &RunOptions { max_steps: a.max_steps },
+        &mut observer,
+    )
+    .map_err(|e| {
+        let state =
+            a.state.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "state".into());
+        let code = if matches!(e, CaseError::Program { .. }) { 1 } else { 2 };
+        Failure { message: e.render(Source::File(&state), Some(&file)), code }
+    })?;
     let _ = writeln!(
         out,
         "\nactivemask = {:#010x}; {} instructions executed, {} sub-group instructions",
@@ -87,11 +107,25 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
 
 /// `dst` and `src0` register names of a shuffle line (for the diagram's row labels).
 fn shfl_operands(text: &str) -> (String, String) {
-    let ops: Vec<&str> = text.split_once(char::is_whitespace).map(|(_, r)| r).unwrap_or("").split(',').map(str::trim).collect();
-    (ops.first().copied().unwrap_or("dst").to_string(), ops.get(1).copied().unwrap_or("src0").to_string())
+    let ops: Vec<&str> = text
+        .split_once(char::is_whitespace)
+        .map(|(_, r)| r)
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .collect();
+    (
+        ops.first().copied().unwrap_or("dst").to_string(),
+        ops.get(1).copied().unwrap_or("src0").to_string(),
+    )
 }
 
-fn table(out: &mut String, regs: &[pisa_model::asm::RegInfo], vals: &[[u32; LANES]], activemask: u32) {
+fn table(
+    out: &mut String,
+    regs: &[pisa_model::asm::RegInfo],
+    vals: &[[u32; LANES]],
+    activemask: u32,
+) {
     let width = |r: &pisa_model::asm::RegInfo| match r.kind {
         RegKind::Pred => 1,
         RegKind::B16 => 6,
@@ -99,11 +133,16 @@ fn table(out: &mut String, regs: &[pisa_model::asm::RegInfo], vals: &[[u32; LANE
     };
     let mut head = String::from("lane act");
     for r in regs {
-        head.push_str(&format!(" | {:>w$}", format!("%{}", r.name), w = width(r).max(r.name.len() + 1)));
+        head.push_str(&format!(
+            " | {:>w$}",
+            format!("%{}", r.name),
+            w = width(r).max(r.name.len() + 1)
+        ));
     }
     let _ = writeln!(out, "{head}\n{}", "-".repeat(head.len()));
     for lane in 0..LANES {
-        let mut row = format!("{lane:>4} {:>3}", if activemask >> lane & 1 != 0 { "*" } else { "" });
+        let mut row =
+            format!("{lane:>4} {:>3}", if activemask >> lane & 1 != 0 { "*" } else { "" });
         for (r, v) in regs.iter().zip(vals) {
             let w = width(r).max(r.name.len() + 1);
             let cell = match r.kind {

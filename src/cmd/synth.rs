@@ -68,7 +68,10 @@ fn baseline(block: BlockName, lanes: usize, dir: &Path) -> Result<(String, Vec<P
     // the baselines declare N = 32 (the crossbar also K = 5) as defaults; set them for `lanes`
     let set = |t: &str| -> Result<String, Failure> {
         if !t.contains("parameter integer N = 32") {
-            return Err(Failure { message: "a baseline lost its default `parameter integer N = 32`".into(), code: 1 });
+            return Err(Failure {
+                message: "a baseline lost its default `parameter integer N = 32`".into(),
+                code: 1,
+            });
         }
         Ok(t.replace("parameter integer N = 32", &format!("parameter integer N = {lanes}"))
             .replace("parameter integer K = 5", &format!("parameter integer K = {k}")))
@@ -76,7 +79,10 @@ fn baseline(block: BlockName, lanes: usize, dir: &Path) -> Result<(String, Vec<P
     let files: Vec<(&str, String)> = match block {
         BlockName::Xbar => vec![("pisa_base_xbar.v", set(BASE_XBAR)?)],
         BlockName::Lzc => vec![("pisa_base_lzc.v", set(BASE_LZC)?)],
-        BlockName::Reduce => vec![("pisa_base_reduce.v", set(BASE_REDUCE)?), ("pisa_spec_reduce.v", SPEC_REDUCE.to_string())],
+        BlockName::Reduce => vec![
+            ("pisa_base_reduce.v", set(BASE_REDUCE)?),
+            ("pisa_spec_reduce.v", SPEC_REDUCE.to_string()),
+        ],
         BlockName::Unit => vec![
             ("pisa_base_unit.v", set(BASE_UNIT)?),
             ("pisa_base_xbar.v", set(BASE_XBAR)?),
@@ -96,9 +102,21 @@ fn baseline(block: BlockName, lanes: usize, dir: &Path) -> Result<(String, Vec<P
 }
 
 fn row(s: &mut String, what: &str, r: &SynthResult, target: Target, base: Option<&SynthResult>) {
-    let ratio = base.filter(|b| b.luts > 0).map(|b| format!("{:.2}", r.luts as f64 / b.luts as f64)).unwrap_or_else(|| "—".into());
-    let mux: Vec<String> = target.mux_cells().iter().map(|m| format!("{} {}", r.cells.get(*m).copied().unwrap_or(0), m)).collect();
-    let carry: u64 = r.cells.iter().filter(|(k, _)| k.contains("CCU2") || k.contains("CARRY")).map(|(_, n)| n).sum();
+    let ratio = base
+        .filter(|b| b.luts > 0)
+        .map(|b| format!("{:.2}", r.luts as f64 / b.luts as f64))
+        .unwrap_or_else(|| "—".into());
+    let mux: Vec<String> = target
+        .mux_cells()
+        .iter()
+        .map(|m| format!("{} {}", r.cells.get(*m).copied().unwrap_or(0), m))
+        .collect();
+    let carry: u64 = r
+        .cells
+        .iter()
+        .filter(|(k, _)| k.contains("CCU2") || k.contains("CARRY"))
+        .map(|(_, n)| n)
+        .sum();
     writeln!(
         s,
         "| {what} | {} | {} | {} | {} | {} | {ratio} | {:.0} s |",
@@ -113,26 +131,43 @@ fn row(s: &mut String, what: &str, r: &SynthResult, target: Target, base: Option
 }
 
 /// Emits `block` for `cfg` with module prefix `prefix` into `dir`: (top module, the .v files).
-fn emit(cfg: &UnitConfig, block: BlockName, prefix: &str, dir: &Path) -> Result<(String, Vec<PathBuf>), Failure> {
-    let d = design(cfg, block, prefix).map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
-    let files = d.write(dir, manifest_info(cfg, block)).map_err(|e| Failure::input(e.to_string()))?;
+fn emit(
+    cfg: &UnitConfig,
+    block: BlockName,
+    prefix: &str,
+    dir: &Path,
+) -> Result<(String, Vec<PathBuf>), Failure> {
+    let d = design(cfg, block, prefix)
+        .map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
+    let files =
+        d.write(dir, manifest_info(cfg, block)).map_err(|e| Failure::input(e.to_string()))?;
     Ok((d.top, files.into_iter().filter(|f| f.extension().is_some_and(|x| x == "v")).collect()))
 }
 
 pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let cfg = load_config(a.config.as_deref())?;
     if a.pnr && a.target == Target::Xc7 {
-        return Err(Failure::input("--pnr: no open place-and-route flow for xc7 here (use ecp5 or ice40)"));
+        return Err(Failure::input(
+            "--pnr: no open place-and-route flow for xc7 here (use ecp5 or ice40)",
+        ));
     }
     if a.seeds.is_empty() || a.seeds.len() > 16 || a.seeds.contains(&0) {
-        return Err(Failure::input(format!("--seeds {:?}: give 1 to 16 seeds, each at least 1", a.seeds)));
+        return Err(Failure::input(format!(
+            "--seeds {:?}: give 1 to 16 seeds, each at least 1",
+            a.seeds
+        )));
     }
-    if let Some(seed) = a.seeds.iter().enumerate().find_map(|(i, s)| a.seeds[..i].contains(s).then_some(*s)) {
+    if let Some(seed) =
+        a.seeds.iter().enumerate().find_map(|(i, s)| a.seeds[..i].contains(s).then_some(*s))
+    {
         // each seed has its own directory pnr/seed<N>/: a repeat would overwrite its first run
         return Err(Failure::input(format!("--seeds: seed {seed} is given twice")));
     }
     if !(1.0..=1000.0).contains(&a.freq) {
-        return Err(Failure::input(format!("--freq {}: give a clock between 1 and 1000 MHz", a.freq)));
+        return Err(Failure::input(format!(
+            "--freq {}: give a clock between 1 and 1000 MHz",
+            a.freq
+        )));
     }
     if a.equiv && cfg.latency() > 0 {
         return Err(Failure::input(format!(
@@ -140,15 +175,28 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             cfg.latency()
         )));
     }
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("target/synth/{}_{}_{}", a.target.name(), a.block.name(), cfg.tag())));
+    let out = a.out.clone().unwrap_or_else(|| {
+        PathBuf::from(format!("target/synth/{}_{}_{}", a.target.name(), a.block.name(), cfg.tag()))
+    });
     let (top, files) = emit(&cfg, a.block, "pisa_sg", &out.join("rtl"))?;
-    eprintln!("synth: {} of {} ({} lanes, latency {}) for {} ...", a.block, top, cfg.lanes, cfg.latency(), a.target.name());
+    eprintln!(
+        "synth: {} of {} ({} lanes, latency {}) for {} ...",
+        a.block,
+        top,
+        cfg.lanes,
+        cfg.latency(),
+        a.target.name()
+    );
     let fail = |e: pisa_fpga::FpgaError| Failure { message: e.to_string(), code: 1 };
     let rtl = synth(a.target, &top, &files, &out.join("synth")).map_err(fail)?;
     let equivalence = if a.equiv {
         eprintln!("synth: proving the netlist equal to the RTL ...");
-        let (gold_top, gold_files) = emit(&cfg, a.block, "pisa_gold", &out.join("equiv").join("rtl"))?;
-        Some(equiv(a.target, &rtl.netlist, &top, &gold_top, &gold_files, &out.join("equiv")).map_err(fail)?)
+        let (gold_top, gold_files) =
+            emit(&cfg, a.block, "pisa_gold", &out.join("equiv").join("rtl"))?;
+        Some(
+            equiv(a.target, &rtl.netlist, &top, &gold_top, &gold_files, &out.join("equiv"))
+                .map_err(fail)?,
+        )
     } else {
         None
     };
@@ -160,7 +208,11 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         Some(synth(a.target, &btop, &bfiles, &out.join("baseline_synth")).map_err(fail)?)
     };
     let pnr_runs = if a.pnr {
-        let text = files.iter().map(|f| std::fs::read_to_string(f).unwrap_or_default()).collect::<Vec<_>>().join("\n");
+        let text = files
+            .iter()
+            .map(|f| std::fs::read_to_string(f).unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join("\n");
         let ports = pisa_fpga::wrap::ports(&text, &top).map_err(Failure::input)?;
         let wrap = out.join("pnr").join("pisa_fpga_wrap.v");
         std::fs::create_dir_all(out.join("pnr")).map_err(io(&out))?;
@@ -172,7 +224,11 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         let mut runs = Vec::new();
         for &seed in &a.seeds {
             eprintln!("synth: place and route at {} MHz, seed {seed} ...", a.freq);
-            let dir = if a.seeds.len() == 1 { out.join("pnr") } else { out.join("pnr").join(format!("seed{seed}")) };
+            let dir = if a.seeds.len() == 1 {
+                out.join("pnr")
+            } else {
+                out.join("pnr").join(format!("seed{seed}"))
+            };
             runs.push(pnr(a.target, &w.netlist, &dir, a.freq, seed).map_err(fail)?);
         }
         runs
@@ -183,7 +239,16 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
 
     let lut = a.target.lut_name();
     let mut md = String::new();
-    writeln!(md, "### {} `{}` — {} lanes, latency {} cycles, {}\n", a.target.name(), a.block, cfg.lanes, cfg.latency(), top).unwrap();
+    writeln!(
+        md,
+        "### {} `{}` — {} lanes, latency {} cycles, {}\n",
+        a.target.name(),
+        a.block,
+        cfg.lanes,
+        cfg.latency(),
+        top
+    )
+    .unwrap();
     writeln!(md, "| design | {lut}s | wide muxes | carry | FFs | logic levels | {lut} ratio to baseline | synth time |").unwrap();
     writeln!(md, "|---|---|---|---|---|---|---|---|").unwrap();
     row(&mut md, "generator RTL", &rtl, a.target, base.as_ref());
@@ -193,7 +258,9 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     if let Some(e) = equivalence {
         let what = match e {
             Equivalence::Equivalent => "**equivalent** to the RTL (ABC dprove)",
-            Equivalence::Different => "**DIFFERENT** from the RTL (ABC found a counterexample; see equiv/abc.log)",
+            Equivalence::Different => {
+                "**DIFFERENT** from the RTL (ABC found a counterexample; see equiv/abc.log)"
+            }
             Equivalence::Undecided => "undecided against the RTL (ABC gave up; see equiv/abc.log)",
         };
         writeln!(md, "\nNetlist: {what}.").unwrap();
@@ -202,7 +269,8 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         if pnr_runs.len() == 1 {
             writeln!(md, "\nPlace and route: **{:.1} MHz** achieved (constraint {:.0} MHz, seed {}), {:.0} s.", p.fmax_mhz, p.constraint_mhz, p.seed, p.seconds).unwrap();
         } else {
-            let each: Vec<String> = pnr_runs.iter().map(|r| format!("seed {}: {:.1}", r.seed, r.fmax_mhz)).collect();
+            let each: Vec<String> =
+                pnr_runs.iter().map(|r| format!("seed {}: {:.1}", r.seed, r.fmax_mhz)).collect();
             let total: f64 = pnr_runs.iter().map(|r| r.seconds).sum();
             writeln!(
                 md,
@@ -215,10 +283,18 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             )
             .unwrap();
         }
-        let util: Vec<String> = p.utilization.iter().map(|(k, (u, n))| format!("{k} {u}/{n}")).collect();
+        let util: Vec<String> =
+            p.utilization.iter().map(|(k, (u, n))| format!("{k} {u}/{n}")).collect();
         writeln!(md, "Utilisation (with harness): {}.", util.join(", ")).unwrap();
         if !p.critical_path.is_empty() {
-            writeln!(md, "Critical path ({} segments): {} … {}", p.critical_path.len(), p.critical_path[0], p.critical_path[p.critical_path.len() - 1]).unwrap();
+            writeln!(
+                md,
+                "Critical path ({} segments): {} … {}",
+                p.critical_path.len(),
+                p.critical_path[0],
+                p.critical_path[p.critical_path.len() - 1]
+            )
+            .unwrap();
         }
     }
     print!("{md}");
@@ -232,7 +308,8 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         "equivalence": equivalence,
     });
     let rp = out.join("report.json");
-    std::fs::write(&rp, serde_json::to_string_pretty(&report).unwrap_or_default()).map_err(io(&rp))?;
+    std::fs::write(&rp, serde_json::to_string_pretty(&report).unwrap_or_default())
+        .map_err(io(&rp))?;
     let mp = out.join("report.md");
     std::fs::write(&mp, &md).map_err(io(&mp))?;
     eprintln!("synth: wrote {} and {}", rp.display(), mp.display());

@@ -14,7 +14,11 @@ pub fn pisa(args: &[&str], stdin: &str) -> (i32, String, String) {
         .expect("spawn pisa");
     child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 /// An empty scratch directory `pisa-<name>-<pid>` under the system temp dir.

@@ -14,7 +14,11 @@ fn ids() -> Lanes<u32> {
 fn assert_same<T: TestValue>(got: &[T], want: &[T], what: &str) {
     assert_eq!(got.len(), want.len());
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        assert!(T::same(*g, *w), "{what} ({}): lane {i}: got {g:?}, want {w:?}\n got  {got:?}\n want {want:?}", T::NAME);
+        assert!(
+            T::same(*g, *w),
+            "{what} ({}): lane {i}: got {g:?}, want {w:?}\n got  {got:?}\n want {want:?}",
+            T::NAME
+        );
     }
 }
 
@@ -109,7 +113,11 @@ pub fn doc_examples<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
         let s: f32 = small[t.clone()].iter().sum();
         assert!(t.clone().all(|i| r16[i] == s));
     }
-    assert_eq!(sg.reduce_add(&small).unwrap()[0], total, "bare form = tiled with log2_group_size()");
+    assert_eq!(
+        sg.reduce_add(&small).unwrap()[0],
+        total,
+        "bare form = tiled with log2_group_size()"
+    );
 
     // Bitonic key/value sort with sentinel padding (the contact-pruning example).
     let n_con = 11;
@@ -147,7 +155,11 @@ pub fn doc_examples<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
     z[3] = -0.0;
     assert_eq!(sg.all_equal(&z).unwrap(), [1; 32]);
     assert_eq!(sg.all_equal(&[f32::NAN; 32]).unwrap(), [0; 32]);
-    assert_eq!(sg.all_equal(&z.map(|x| x.to_bits())).unwrap(), [0; 32], "bit-cast for bit-equality");
+    assert_eq!(
+        sg.all_equal(&z.map(|x| x.to_bits())).unwrap(),
+        [0; 32],
+        "bit-cast for bit-equality"
+    );
 }
 
 // ---------------------------------------------------------------- data movement
@@ -162,10 +174,14 @@ fn movement_for<T: TestValue, B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
         assert_same(&got, &idx.map(|j| v[(j % 32) as usize]), "shuffle");
         for off in [0u32, 1, 3, 16, 31] {
             let up = sg.shuffle_up(&v, off).unwrap();
-            let want: Vec<T> = (0..32).map(|i| if i >= off as usize { v[i - off as usize] } else { v[i] }).collect();
+            let want: Vec<T> = (0..32)
+                .map(|i| if i >= off as usize { v[i - off as usize] } else { v[i] })
+                .collect();
             assert_same(&up, &want, "shuffle_up");
             let dn = sg.shuffle_down(&v, off).unwrap();
-            let want: Vec<T> = (0..32).map(|i| if i + (off as usize) < 32 { v[i + off as usize] } else { v[i] }).collect();
+            let want: Vec<T> = (0..32)
+                .map(|i| if i + (off as usize) < 32 { v[i + off as usize] } else { v[i] })
+                .collect();
             assert_same(&dn, &want, "shuffle_down");
             let x = sg.shuffle_xor(&v, off).unwrap();
             let want: Vec<T> = (0..32).map(|i| v[i ^ off as usize]).collect();
@@ -176,7 +192,9 @@ fn movement_for<T: TestValue, B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
         // per-lane offsets
         let offs: Lanes<u32> = std::array::from_fn(|_| rng.below(32));
         let dn = sg.shuffle_down(&v, offs).unwrap();
-        let want: Vec<T> = (0..32).map(|i| if i + (offs[i] as usize) < 32 { v[i + offs[i] as usize] } else { v[i] }).collect();
+        let want: Vec<T> = (0..32)
+            .map(|i| if i + (offs[i] as usize) < 32 { v[i + offs[i] as usize] } else { v[i] })
+            .collect();
         assert_same(&dn, &want, "shuffle_down per-lane offsets");
     }
     // 64-bit values move as two 32-bit instructions
@@ -227,7 +245,8 @@ pub fn ballots<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
     let mut sg = Subgroup::new(mk());
     let mut rng = Rng::new(5);
     for _ in 0..50 {
-        let pred: Lanes<i32> = std::array::from_fn(|_| if rng.chance(50) { rng.u32() as i32 } else { 0 });
+        let pred: Lanes<i32> =
+            std::array::from_fn(|_| if rng.chance(50) { rng.u32() as i32 } else { 0 });
         let want = (0..32).filter(|&i| pred[i] != 0).fold(0u64, |m, i| m | 1 << i);
         sg.reset_counts();
         assert_eq!(sg.ballot(&pred).unwrap(), [want; 32]);
@@ -266,7 +285,8 @@ pub fn votes_tiled<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
                 let y = pred[t.clone()].iter().any(|&p| p != 0) as i32;
                 assert!(t.clone().all(|i| all[i] == a && any[i] == y), "k={k} tile {t:?}");
             }
-            let vals: Lanes<u32> = std::array::from_fn(|i| if rng.chance(90) { (i as u32) >> 3 } else { 99 });
+            let vals: Lanes<u32> =
+                std::array::from_fn(|i| if rng.chance(90) { (i as u32) >> 3 } else { 99 });
             let eq = sg.all_equal_tiled(&vals, k).unwrap();
             for t in tiles(k) {
                 let e = vals[t.clone()].iter().all(|&x| x == vals[t.start]) as i32;
@@ -283,7 +303,13 @@ fn all_equal_for<T: TestValue, B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
         for k in 0..=5 {
             let base: Lanes<T> = lanes(&mut rng, p);
             // tiles that are uniform, except some lanes changed
-            let v: Lanes<T> = std::array::from_fn(|i| if rng.chance(97) { base[i & !((1 << k) - 1)] } else { base[i] });
+            let v: Lanes<T> = std::array::from_fn(|i| {
+                if rng.chance(97) {
+                    base[i & !((1 << k) - 1)]
+                } else {
+                    base[i]
+                }
+            });
             let got = sg.all_equal_tiled(&v, k).unwrap();
             for t in tiles(k) {
                 let e = v[t.clone()].iter().all(|&x| x == v[t.start]) as i32; // native ==
@@ -300,7 +326,8 @@ pub fn all_equal_semantics<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
 pub fn lanemasks<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
     let sg = Subgroup::new(mk());
     for l in 0..32u32 {
-        let bits = |f: &dyn Fn(u32) -> bool| (0..32).filter(|&i| f(i)).fold(0u32, |m, i| m | 1 << i);
+        let bits =
+            |f: &dyn Fn(u32) -> bool| (0..32).filter(|&i| f(i)).fold(0u32, |m, i| m | 1 << i);
         assert_eq!(sg.lanemask_lt(l).unwrap(), bits(&|i| i < l));
         assert_eq!(sg.lanemask_le(l).unwrap(), bits(&|i| i <= l));
         assert_eq!(sg.lanemask_eq(l).unwrap(), bits(&|i| i == l));
@@ -319,21 +346,35 @@ fn reductions_for<T: TestValue, B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
             let v: Lanes<T> = lanes(&mut rng, p);
             let add = sg.reduce_add_tiled(&v, k).unwrap();
             let all_add = sg.reduce_all_add_tiled(&v, k).unwrap();
-            let mins = [sg.reduce_min_tiled(&v, k).unwrap(), sg.reduce_all_min_tiled(&v, k).unwrap()];
-            let maxs = [sg.reduce_max_tiled(&v, k).unwrap(), sg.reduce_all_max_tiled(&v, k).unwrap()];
+            let mins =
+                [sg.reduce_min_tiled(&v, k).unwrap(), sg.reduce_all_min_tiled(&v, k).unwrap()];
+            let maxs =
+                [sg.reduce_max_tiled(&v, k).unwrap(), sg.reduce_all_max_tiled(&v, k).unwrap()];
             for t in tiles(k) {
                 let vals = &v[t.clone()];
                 // float add is not associative: the doc's shuffle-tree order
                 let sum = if is_float::<T>() { tree(vals, T::add) } else { fold(vals, T::add) };
                 let what = format!("{} k={k} {p:?} tile {t:?}", T::NAME);
                 assert_same(&add[t.start..t.start + 1], &[sum], &format!("reduce_add {what}"));
-                assert_same(&all_add[t.clone()], &vec![sum; t.len()], &format!("reduce_all_add {what}"));
+                assert_same(
+                    &all_add[t.clone()],
+                    &vec![sum; t.len()],
+                    &format!("reduce_all_add {what}"),
+                );
                 let mn = fold(vals, T::min);
                 let mx = fold(vals, T::max);
                 assert_same(&mins[0][t.start..t.start + 1], &[mn], &format!("reduce_min {what}"));
-                assert_same(&mins[1][t.clone()], &vec![mn; t.len()], &format!("reduce_all_min {what}"));
+                assert_same(
+                    &mins[1][t.clone()],
+                    &vec![mn; t.len()],
+                    &format!("reduce_all_min {what}"),
+                );
                 assert_same(&maxs[0][t.start..t.start + 1], &[mx], &format!("reduce_max {what}"));
-                assert_same(&maxs[1][t.clone()], &vec![mx; t.len()], &format!("reduce_all_max {what}"));
+                assert_same(
+                    &maxs[1][t.clone()],
+                    &vec![mx; t.len()],
+                    &format!("reduce_all_max {what}"),
+                );
             }
         }
     }
@@ -353,7 +394,10 @@ pub fn reductions<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
             assert_eq!(mn[0].to_bits(), 0x8000_0000);
             assert_eq!(mx[0].to_bits(), 0);
         } else {
-            assert!(mn[0].is_nan() && mn[0].to_bits() == 0x7FFF_FFFF, "an all-NaN tile gives the canonical NaN");
+            assert!(
+                mn[0].is_nan() && mn[0].to_bits() == 0x7FFF_FFFF,
+                "an all-NaN tile gives the canonical NaN"
+            );
             assert_eq!(mn[8].to_bits(), 0x8000_0000);
             assert_eq!(mx[20].to_bits(), 0);
         }
@@ -375,7 +419,11 @@ pub fn reduction_costs<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
     for k in 1..=5u32 {
         // f32 add: the doc's k shuffles + k adds (no float sum instruction)
         let n = c(&mut sg, &mut |s| drop(s.reduce_add_tiled(&f, k).unwrap()));
-        assert_eq!((n.shfl, n.lane_ops, n.subgroup()), (k as u64, k as u64, k as u64), "f32 reduce_add k={k}");
+        assert_eq!(
+            (n.shfl, n.lane_ops, n.subgroup()),
+            (k as u64, k as u64, k as u64),
+            "f32 reduce_add k={k}"
+        );
         let n = c(&mut sg, &mut |s| drop(s.reduce_all_add_tiled(&f, k).unwrap()));
         assert_eq!((n.shfl, n.lane_ops), (k as u64, k as u64), "f32 reduce_all_add k={k}");
         // 64-bit: two 32-bit shuffles per step
@@ -409,7 +457,10 @@ fn segmented_for<T: TestValue, B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
             for density in [0u32, 10, 40, 100] {
                 let v: Lanes<T> = lanes(&mut rng, p);
                 // arbitrary non-zero head flags (any value counts, not only 1)
-                let head: Lanes<i32> = std::array::from_fn(|_| if rng.chance(density) { rng.u32() as i32 | 1 } else { 0 });
+                let head: Lanes<i32> =
+                    std::array::from_fn(
+                        |_| if rng.chance(density) { rng.u32() as i32 | 1 } else { 0 },
+                    );
                 sg.reset_counts();
                 let got = [
                     sg.segmented_reduce_add_tiled(&v, &head, k).unwrap(),
@@ -418,19 +469,40 @@ fn segmented_for<T: TestValue, B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
                 ];
                 if k > 0 {
                     let per = 1 + (k as u64 + 1) * T::WORDS as u64;
-                    assert_eq!(sg.counts().subgroup(), 3 * per, "ballot + k scan steps + 1 broadcast");
+                    assert_eq!(
+                        sg.counts().subgroup(),
+                        3 * per,
+                        "ballot + k scan steps + 1 broadcast"
+                    );
                 }
                 for t in tiles(k) {
                     // segments: start at the tile start and at every head
-                    let mut starts: Vec<usize> = t.clone().filter(|&i| i == t.start || head[i] != 0).collect();
+                    let mut starts: Vec<usize> =
+                        t.clone().filter(|&i| i == t.start || head[i] != 0).collect();
                     starts.push(t.end);
                     for w in starts.windows(2) {
                         let seg = &v[w[0]..w[1]];
-                        let sum = if is_float::<T>() { *hillis_steele(seg, T::add).last().unwrap() } else { fold(seg, T::add) };
+                        let sum = if is_float::<T>() {
+                            *hillis_steele(seg, T::add).last().unwrap()
+                        } else {
+                            fold(seg, T::add)
+                        };
                         let what = format!("{} k={k} {p:?} segment {}..{}", T::NAME, w[0], w[1]);
-                        assert_same(&got[0][w[0]..w[1]], &vec![sum; seg.len()], &format!("segmented add {what}"));
-                        assert_same(&got[1][w[0]..w[1]], &vec![fold(seg, T::min); seg.len()], &format!("segmented min {what}"));
-                        assert_same(&got[2][w[0]..w[1]], &vec![fold(seg, T::max); seg.len()], &format!("segmented max {what}"));
+                        assert_same(
+                            &got[0][w[0]..w[1]],
+                            &vec![sum; seg.len()],
+                            &format!("segmented add {what}"),
+                        );
+                        assert_same(
+                            &got[1][w[0]..w[1]],
+                            &vec![fold(seg, T::min); seg.len()],
+                            &format!("segmented min {what}"),
+                        );
+                        assert_same(
+                            &got[2][w[0]..w[1]],
+                            &vec![fold(seg, T::max); seg.len()],
+                            &format!("segmented max {what}"),
+                        );
                     }
                 }
             }
@@ -444,7 +516,16 @@ pub fn segmented_reductions<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
 
 // ---------------------------------------------------------------- scans
 
-fn check_scan<T: TestValue>(got: &Lanes<T>, v: &Lanes<T>, k: u32, exclusive: bool, id: T, f: fn(T, T) -> T, exact: bool, what: &str) {
+fn check_scan<T: TestValue>(
+    got: &Lanes<T>,
+    v: &Lanes<T>,
+    k: u32,
+    exclusive: bool,
+    id: T,
+    f: fn(T, T) -> T,
+    exact: bool,
+    what: &str,
+) {
     for t in tiles(k) {
         let incl = if exact { scan(&v[t.clone()], f) } else { hillis_steele(&v[t.clone()], f) };
         let want: Vec<T> = if exclusive {
@@ -463,18 +544,108 @@ fn scans_num<T: TestValue, B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
     for p in PATTERNS {
         for k in 0..=5 {
             let v: Lanes<T> = lanes(&mut rng, p);
-            check_scan(&sg.inclusive_add_tiled(&v, k).unwrap(), &v, k, false, T::ZERO, T::add, exact, "inclusive_add");
-            check_scan(&sg.exclusive_add_tiled(&v, k).unwrap(), &v, k, true, T::ZERO, T::add, exact, "exclusive_add");
-            check_scan(&sg.inclusive_mul_tiled(&v, k).unwrap(), &v, k, false, T::ONE, T::mul, exact, "inclusive_mul");
-            check_scan(&sg.exclusive_mul_tiled(&v, k).unwrap(), &v, k, true, T::ONE, T::mul, exact, "exclusive_mul");
-            check_scan(&sg.inclusive_min_tiled(&v, k).unwrap(), &v, k, false, T::MIN_IDENTITY, T::min, true, "inclusive_min");
-            check_scan(&sg.exclusive_min_tiled(&v, k).unwrap(), &v, k, true, T::MIN_IDENTITY, T::min, true, "exclusive_min");
-            check_scan(&sg.inclusive_max_tiled(&v, k).unwrap(), &v, k, false, T::MAX_IDENTITY, T::max, true, "inclusive_max");
-            check_scan(&sg.exclusive_max_tiled(&v, k).unwrap(), &v, k, true, T::MAX_IDENTITY, T::max, true, "exclusive_max");
+            check_scan(
+                &sg.inclusive_add_tiled(&v, k).unwrap(),
+                &v,
+                k,
+                false,
+                T::ZERO,
+                T::add,
+                exact,
+                "inclusive_add",
+            );
+            check_scan(
+                &sg.exclusive_add_tiled(&v, k).unwrap(),
+                &v,
+                k,
+                true,
+                T::ZERO,
+                T::add,
+                exact,
+                "exclusive_add",
+            );
+            check_scan(
+                &sg.inclusive_mul_tiled(&v, k).unwrap(),
+                &v,
+                k,
+                false,
+                T::ONE,
+                T::mul,
+                exact,
+                "inclusive_mul",
+            );
+            check_scan(
+                &sg.exclusive_mul_tiled(&v, k).unwrap(),
+                &v,
+                k,
+                true,
+                T::ONE,
+                T::mul,
+                exact,
+                "exclusive_mul",
+            );
+            check_scan(
+                &sg.inclusive_min_tiled(&v, k).unwrap(),
+                &v,
+                k,
+                false,
+                T::MIN_IDENTITY,
+                T::min,
+                true,
+                "inclusive_min",
+            );
+            check_scan(
+                &sg.exclusive_min_tiled(&v, k).unwrap(),
+                &v,
+                k,
+                true,
+                T::MIN_IDENTITY,
+                T::min,
+                true,
+                "exclusive_min",
+            );
+            check_scan(
+                &sg.inclusive_max_tiled(&v, k).unwrap(),
+                &v,
+                k,
+                false,
+                T::MAX_IDENTITY,
+                T::max,
+                true,
+                "inclusive_max",
+            );
+            check_scan(
+                &sg.exclusive_max_tiled(&v, k).unwrap(),
+                &v,
+                k,
+                true,
+                T::MAX_IDENTITY,
+                T::max,
+                true,
+                "exclusive_max",
+            );
         }
         let v: Lanes<T> = lanes(&mut rng, p);
-        check_scan(&sg.inclusive_add(&v).unwrap(), &v, 5, false, T::ZERO, T::add, exact, "inclusive_add (bare)");
-        check_scan(&sg.exclusive_max(&v).unwrap(), &v, 5, true, T::MAX_IDENTITY, T::max, true, "exclusive_max (bare)");
+        check_scan(
+            &sg.inclusive_add(&v).unwrap(),
+            &v,
+            5,
+            false,
+            T::ZERO,
+            T::add,
+            exact,
+            "inclusive_add (bare)",
+        );
+        check_scan(
+            &sg.exclusive_max(&v).unwrap(),
+            &v,
+            5,
+            true,
+            T::MAX_IDENTITY,
+            T::max,
+            true,
+            "exclusive_max (bare)",
+        );
     }
 }
 
@@ -484,16 +655,88 @@ fn scans_int<T: TestValue + Int, B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
     for p in PATTERNS {
         for k in 0..=5 {
             let v: Lanes<T> = lanes(&mut rng, p);
-            check_scan(&sg.inclusive_and_tiled(&v, k).unwrap(), &v, k, false, T::ALL_ONES, T::and, true, "inclusive_and");
-            check_scan(&sg.exclusive_and_tiled(&v, k).unwrap(), &v, k, true, T::ALL_ONES, T::and, true, "exclusive_and");
-            check_scan(&sg.inclusive_or_tiled(&v, k).unwrap(), &v, k, false, T::ZERO, T::or, true, "inclusive_or");
-            check_scan(&sg.exclusive_or_tiled(&v, k).unwrap(), &v, k, true, T::ZERO, T::or, true, "exclusive_or");
-            check_scan(&sg.inclusive_xor_tiled(&v, k).unwrap(), &v, k, false, T::ZERO, T::xor, true, "inclusive_xor");
-            check_scan(&sg.exclusive_xor_tiled(&v, k).unwrap(), &v, k, true, T::ZERO, T::xor, true, "exclusive_xor");
+            check_scan(
+                &sg.inclusive_and_tiled(&v, k).unwrap(),
+                &v,
+                k,
+                false,
+                T::ALL_ONES,
+                T::and,
+                true,
+                "inclusive_and",
+            );
+            check_scan(
+                &sg.exclusive_and_tiled(&v, k).unwrap(),
+                &v,
+                k,
+                true,
+                T::ALL_ONES,
+                T::and,
+                true,
+                "exclusive_and",
+            );
+            check_scan(
+                &sg.inclusive_or_tiled(&v, k).unwrap(),
+                &v,
+                k,
+                false,
+                T::ZERO,
+                T::or,
+                true,
+                "inclusive_or",
+            );
+            check_scan(
+                &sg.exclusive_or_tiled(&v, k).unwrap(),
+                &v,
+                k,
+                true,
+                T::ZERO,
+                T::or,
+                true,
+                "exclusive_or",
+            );
+            check_scan(
+                &sg.inclusive_xor_tiled(&v, k).unwrap(),
+                &v,
+                k,
+                false,
+                T::ZERO,
+                T::xor,
+                true,
+                "inclusive_xor",
+            );
+            check_scan(
+                &sg.exclusive_xor_tiled(&v, k).unwrap(),
+                &v,
+                k,
+                true,
+                T::ZERO,
+                T::xor,
+                true,
+                "exclusive_xor",
+            );
         }
         let v: Lanes<T> = lanes(&mut rng, p);
-        check_scan(&sg.inclusive_xor(&v).unwrap(), &v, 5, false, T::ZERO, T::xor, true, "inclusive_xor (bare)");
-        check_scan(&sg.exclusive_and(&v).unwrap(), &v, 5, true, T::ALL_ONES, T::and, true, "exclusive_and (bare)");
+        check_scan(
+            &sg.inclusive_xor(&v).unwrap(),
+            &v,
+            5,
+            false,
+            T::ZERO,
+            T::xor,
+            true,
+            "inclusive_xor (bare)",
+        );
+        check_scan(
+            &sg.exclusive_and(&v).unwrap(),
+            &v,
+            5,
+            true,
+            T::ALL_ONES,
+            T::and,
+            true,
+            "exclusive_and (bare)",
+        );
     }
 }
 
@@ -510,7 +753,11 @@ pub fn scan_order_non_commutative<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
         let (fa, fb, ga, gb) = (f >> 16, f & 0xFFFF, g >> 16, g & 0xFFFF);
         (ga.wrapping_mul(fa) & 0xFFFF) << 16 | (ga.wrapping_mul(fb).wrapping_add(gb) & 0xFFFF)
     }
-    assert_ne!(then(0x0002_0001, 0x0003_0000), then(0x0003_0000, 0x0002_0001), "the operator is not commutative");
+    assert_ne!(
+        then(0x0002_0001, 0x0003_0000),
+        then(0x0003_0000, 0x0002_0001),
+        "the operator is not commutative"
+    );
     let mut sg = Subgroup::new(mk());
     let mut rng = Rng::new(51);
     for k in 0..=5 {
@@ -554,16 +801,23 @@ fn sort_for<K: TestValue, V: TestValue, B: SubgroupBackend, F: Fn() -> B>(mk: &F
             sg.reset_counts();
             let (sk, sv) = sg.bitonic_sort_kv_tiled(&key, &val, k).unwrap();
             let steps = (k * (k + 1) / 2) as u64;
-            assert_eq!(sg.counts().shfl, steps * (K::WORDS + V::WORDS) as u64, "k={k}: k(k+1)/2 exchange steps");
+            assert_eq!(
+                sg.counts().shfl,
+                steps * (K::WORDS + V::WORDS) as u64,
+                "k={k}: k(k+1)/2 exchange steps"
+            );
             for t in tiles(k) {
                 let mut pairs: Vec<(K, V)> = t.clone().map(|i| (key[i], val[i])).collect();
-                let has_nan = pairs.iter().any(|(a, b)| a.partial_cmp(a).is_none() || b.partial_cmp(b).is_none());
+                let has_nan = pairs
+                    .iter()
+                    .any(|(a, b)| a.partial_cmp(a).is_none() || b.partial_cmp(b).is_none());
                 let got: Vec<(K, V)> = t.clone().map(|i| (sk[i], sv[i])).collect();
                 let what = format!("{}/{} k={k} {p:?} tile {t:?}", K::NAME, V::NAME);
                 if has_nan {
                     // NaN compares false both ways: only a permutation is promised
                     let bits = |v: &[(K, V)]| {
-                        let mut b: Vec<(u32, u32, u32, u32)> = v.iter().map(|(a, c)| (a.lo(), a.hi(), c.lo(), c.hi())).collect();
+                        let mut b: Vec<(u32, u32, u32, u32)> =
+                            v.iter().map(|(a, c)| (a.lo(), a.hi(), c.lo(), c.hi())).collect();
                         b.sort();
                         b
                     };
@@ -571,7 +825,10 @@ fn sort_for<K: TestValue, V: TestValue, B: SubgroupBackend, F: Fn() -> B>(mk: &F
                 } else {
                     pairs.sort_by(|a, b| a.partial_cmp(b).unwrap());
                     for (g, w) in got.iter().zip(&pairs) {
-                        assert!(g.0 == w.0 && g.1 == w.1, "sorted {what}: got {got:?}\nwant {pairs:?}");
+                        assert!(
+                            g.0 == w.0 && g.1 == w.1,
+                            "sorted {what}: got {got:?}\nwant {pairs:?}"
+                        );
                     }
                 }
             }
@@ -603,7 +860,8 @@ pub fn bitonic_sort_sentinels_and_duplicates<B: SubgroupBackend, F: Fn() -> B>(m
     want.sort();
     assert_eq!(k.iter().copied().zip(v.iter().copied()).collect::<Vec<_>>(), want);
     // tiled, sentinel-padded short inputs in every tile of 8
-    let key: Lanes<f32> = std::array::from_fn(|i| if i % 8 < 5 { ((i * 7) % 5) as f32 } else { f32::INFINITY });
+    let key: Lanes<f32> =
+        std::array::from_fn(|i| if i % 8 < 5 { ((i * 7) % 5) as f32 } else { f32::INFINITY });
     let val: Lanes<i32> = std::array::from_fn(|i| if i % 8 < 5 { i as i32 } else { -1 });
     let (k, v) = sg.bitonic_sort_kv_tiled(&key, &val, 3).unwrap();
     for t in tiles(3) {
@@ -624,15 +882,27 @@ pub fn bad_use_is_rejected<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
     sg.reset_counts();
     let e = sg.reduce_add_tiled(&v, 6).unwrap_err();
     assert_eq!(e, ApiError::Log2Size { op: "reduce_add_tiled", log2_size: 6 });
-    assert_eq!(e.to_string(), "reduce_add_tiled: log2_size 6 is out of range 0..=5 (the subgroup has 32 lanes)");
-    assert!(matches!(sg.inclusive_xor_tiled(&v, 7), Err(ApiError::Log2Size { op: "inclusive_xor_tiled", .. })));
-    assert!(matches!(sg.exclusive_mul_tiled(&v, 9), Err(ApiError::Log2Size { op: "exclusive_mul_tiled", .. })));
+    assert_eq!(
+        e.to_string(),
+        "reduce_add_tiled: log2_size 6 is out of range 0..=5 (the subgroup has 32 lanes)"
+    );
+    assert!(matches!(
+        sg.inclusive_xor_tiled(&v, 7),
+        Err(ApiError::Log2Size { op: "inclusive_xor_tiled", .. })
+    ));
+    assert!(matches!(
+        sg.exclusive_mul_tiled(&v, 9),
+        Err(ApiError::Log2Size { op: "exclusive_mul_tiled", .. })
+    ));
     assert!(matches!(sg.all_true_tiled(&p, 6), Err(ApiError::Log2Size { .. })));
     assert!(matches!(sg.bitonic_sort_kv_tiled(&v, &v, 6), Err(ApiError::Log2Size { .. })));
     assert!(matches!(sg.segmented_reduce_max_tiled(&v, &p, 32), Err(ApiError::Log2Size { .. })));
     assert_eq!(sg.ballot_first_n(&p, 33).unwrap_err(), ApiError::BallotN(33));
     assert_eq!(sg.lanemask_ge(32).unwrap_err(), ApiError::LaneId { op: "lanemask_ge", lane: 32 });
-    assert_eq!(sg.lanemask_eq(u32::MAX).unwrap_err().to_string(), "lanemask_eq: lane id 4294967295 is out of range 0..=31");
+    assert_eq!(
+        sg.lanemask_eq(u32::MAX).unwrap_err().to_string(),
+        "lanemask_eq: lane id 4294967295 is out of range 0..=31"
+    );
     assert_eq!(sg.counts(), Counts::default(), "rejected before anything is issued");
 }
 

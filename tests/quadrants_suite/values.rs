@@ -15,7 +15,8 @@ pub enum Pattern {
     Special,
 }
 
-pub const PATTERNS: [Pattern; 4] = [Pattern::Varied, Pattern::Small, Pattern::Bitwise, Pattern::Special];
+pub const PATTERNS: [Pattern; 4] =
+    [Pattern::Varied, Pattern::Small, Pattern::Bitwise, Pattern::Special];
 
 pub trait TestValue: Num + PartialOrd {
     fn gen(rng: &mut Rng, p: Pattern) -> Self;

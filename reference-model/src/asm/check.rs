@@ -62,11 +62,39 @@ impl CmpOp {
 pub enum InstKind {
     /// A sub-group instruction. `src0` is the register of `shfl`/`fred`/`ired` (`None` for
     /// `redfirstidx`), `src1` the per-lane `src1` of `shfl`, `mask` the uniform mask operand.
-    Sg { op: SgOp, dst: usize, src0: Option<usize>, src1: Option<Src>, mask: Src },
-    Alu { op: AluOp, ty: IntType, dst: usize, a: Src, b: Src },
-    Ucmp { cmp: CmpOp, ty: IntType, dst: usize, a: Src, b: Src },
-    Sel { ty: IntType, dst: usize, a: Src, b: Src, p: usize },
-    Goto { p: usize, negate: bool, target: usize },
+    Sg {
+        op: SgOp,
+        dst: usize,
+        src0: Option<usize>,
+        src1: Option<Src>,
+        mask: Src,
+    },
+    Alu {
+        op: AluOp,
+        ty: IntType,
+        dst: usize,
+        a: Src,
+        b: Src,
+    },
+    Ucmp {
+        cmp: CmpOp,
+        ty: IntType,
+        dst: usize,
+        a: Src,
+        b: Src,
+    },
+    Sel {
+        ty: IntType,
+        dst: usize,
+        a: Src,
+        b: Src,
+        p: usize,
+    },
+    Goto {
+        p: usize,
+        negate: bool,
+        target: usize,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,11 +132,19 @@ pub fn assemble(src: &str, externals: &[&str]) -> Result<Program, AsmError> {
             StmtKind::Decl { kind, names } => {
                 for (n, p) in names {
                     if SPECIAL_REGS.contains(&n.as_str()) {
-                        return Err(AsmError::new(*p, format!("'%{n}' is a read-only special register and cannot be declared")));
+                        return Err(AsmError::new(
+                            *p,
+                            format!(
+                                "'%{n}' is a read-only special register and cannot be declared"
+                            ),
+                        ));
                     }
                     if let Some(&i) = index.get(n) {
                         let first = regs[i].declared.unwrap_or_default();
-                        return Err(AsmError::new(*p, format!("register '%{n}' is already declared at {first}")));
+                        return Err(AsmError::new(
+                            *p,
+                            format!("register '%{n}' is already declared at {first}"),
+                        ));
                     }
                     index.insert(n.clone(), regs.len());
                     regs.push(RegInfo { name: n.clone(), kind: *kind, declared: Some(*p) });
@@ -116,7 +152,10 @@ pub fn assemble(src: &str, externals: &[&str]) -> Result<Program, AsmError> {
             }
             StmtKind::Label(l) => {
                 if let Some((_, first)) = labels.get(l) {
-                    return Err(AsmError::new(s.pos, format!("label '{l}' is already defined at {first}")));
+                    return Err(AsmError::new(
+                        s.pos,
+                        format!("label '{l}' is already defined at {first}"),
+                    ));
                 }
                 labels.insert(l.clone(), (n_insts, s.pos));
             }
@@ -212,11 +251,18 @@ impl Checker<'_> {
                     qi += 1;
                 }
                 Some((q, qp)) if !s.optional => {
-                    let misplaced = slots.iter().enumerate().any(|(j, o)| j != si && o.options.contains(&q.as_str()));
+                    let misplaced = slots
+                        .iter()
+                        .enumerate()
+                        .any(|(j, o)| j != si && o.options.contains(&q.as_str()));
                     let msg = if misplaced {
                         format!("qualifier '.{q}' is out of order: the syntax is {syntax}")
                     } else {
-                        format!("unknown {} '.{q}' (expected one of {}); the syntax is {syntax}", s.what, list(s.options))
+                        format!(
+                            "unknown {} '.{q}' (expected one of {}); the syntax is {syntax}",
+                            s.what,
+                            list(s.options)
+                        )
                     };
                     return Err(AsmError::new(*qp, msg));
                 }
@@ -225,7 +271,11 @@ impl Checker<'_> {
                 None => {
                     return Err(AsmError::new(
                         at,
-                        format!("missing {} qualifier (one of {}); the syntax is {syntax}", s.what, list(s.options)),
+                        format!(
+                            "missing {} qualifier (one of {}); the syntax is {syntax}",
+                            s.what,
+                            list(s.options)
+                        ),
                     ))
                 }
             }
@@ -267,7 +317,15 @@ impl Checker<'_> {
         if want.accepts(r) {
             Ok(i)
         } else {
-            Err(AsmError::new(p, format!("{role} must be {}, but '%{}' is declared {}", want.describe(), r.name, r.kind.name())))
+            Err(AsmError::new(
+                p,
+                format!(
+                    "{role} must be {}, but '%{}' is declared {}",
+                    want.describe(),
+                    r.name,
+                    r.kind.name()
+                ),
+            ))
         }
     }
 
@@ -300,17 +358,34 @@ impl Checker<'_> {
         }
     }
 
-    fn arity(&self, s: &Stmt, opcode: &str, ops: &[Operand], names: &[&str]) -> Result<(), AsmError> {
+    fn arity(
+        &self,
+        s: &Stmt,
+        opcode: &str,
+        ops: &[Operand],
+        names: &[&str],
+    ) -> Result<(), AsmError> {
         if ops.len() != names.len() {
             return Err(AsmError::new(
                 s.pos,
-                format!("'{opcode}' takes {} operands ({}), found {}", names.len(), names.join(", "), ops.len()),
+                format!(
+                    "'{opcode}' takes {} operands ({}), found {}",
+                    names.len(),
+                    names.join(", "),
+                    ops.len()
+                ),
             ));
         }
         Ok(())
     }
 
-    fn inst(&self, s: &Stmt, opcode: &str, quals: &[(String, Pos)], ops: &[Operand]) -> Result<Inst, AsmError> {
+    fn inst(
+        &self,
+        s: &Stmt,
+        opcode: &str,
+        quals: &[(String, Pos)],
+        ops: &[Operand],
+    ) -> Result<Inst, AsmError> {
         let mnemonic = std::iter::once(opcode.to_string())
             .chain(quals.iter().map(|(q, _)| format!(".{q}")))
             .collect::<String>();

@@ -20,7 +20,10 @@ pub enum Operand {
 impl Operand {
     pub fn pos(&self) -> Pos {
         match self {
-            Operand::Reg(_, p) | Operand::NotReg(_, p) | Operand::Imm(_, p) | Operand::Label(_, p) => *p,
+            Operand::Reg(_, p)
+            | Operand::NotReg(_, p)
+            | Operand::Imm(_, p)
+            | Operand::Label(_, p) => *p,
         }
     }
 }
@@ -68,7 +71,10 @@ impl Cursor {
                 self.i += 1;
                 Ok(())
             }
-            _ => Err(AsmError::new(self.pos(), format!("expected ';' after {after}, found {}", self.found()))),
+            _ => Err(AsmError::new(
+                self.pos(),
+                format!("expected ';' after {after}, found {}", self.found()),
+            )),
         }
     }
 }
@@ -94,7 +100,10 @@ pub fn parse(src: &str) -> Result<Vec<Stmt>, AsmError> {
                 out.push(Stmt { kind: StmtKind::Decl { kind: RegKind::Pred, names }, pos });
             }
             Tok::Qual(d) => {
-                return Err(AsmError::new(pos, format!("unknown directive '.{d}' (expected .reg or .pred)")))
+                return Err(AsmError::new(
+                    pos,
+                    format!("unknown directive '.{d}' (expected .reg or .pred)"),
+                ))
             }
             Tok::Ident(name) if c.peek() == Some(&Tok::Colon) => {
                 c.i += 1;
@@ -124,7 +133,10 @@ pub fn parse(src: &str) -> Result<Vec<Stmt>, AsmError> {
             other => {
                 return Err(AsmError::new(
                     pos,
-                    format!("expected an instruction, label or directive, found {}", other.describe()),
+                    format!(
+                        "expected an instruction, label or directive, found {}",
+                        other.describe()
+                    ),
                 ))
             }
         }
@@ -134,7 +146,13 @@ pub fn parse(src: &str) -> Result<Vec<Stmt>, AsmError> {
 
 fn parse_reg_type(c: &mut Cursor, at: Pos) -> Result<RegKind, AsmError> {
     let err = |c: &Cursor| {
-        AsmError::new(c.pos(), format!("expected a register type (.32b, .16b or .v2.16b) after .reg, found {}", c.found()))
+        AsmError::new(
+            c.pos(),
+            format!(
+                "expected a register type (.32b, .16b or .v2.16b) after .reg, found {}",
+                c.found()
+            ),
+        )
     };
     match c.peek() {
         Some(Tok::Qual(t)) if t == "32b" => {
@@ -152,7 +170,10 @@ fn parse_reg_type(c: &mut Cursor, at: Pos) -> Result<RegKind, AsmError> {
                     c.i += 1;
                     Ok(RegKind::V2B16)
                 }
-                _ => Err(AsmError::new(c.pos(), format!("only .v2.16b vectors exist, found .v2 followed by {}", c.found()))),
+                _ => Err(AsmError::new(
+                    c.pos(),
+                    format!("only .v2.16b vectors exist, found .v2 followed by {}", c.found()),
+                )),
             }
         }
         None => Err(AsmError::new(at, "expected a register type after .reg, found end of program")),
@@ -167,7 +188,10 @@ fn parse_reg_list(c: &mut Cursor) -> Result<Vec<(String, Pos)>, AsmError> {
             Some((Tok::Reg(n), p)) => names.push((n, p)),
             _ => {
                 c.i -= 1;
-                return Err(AsmError::new(c.pos(), format!("expected a register name, found {}", c.found())));
+                return Err(AsmError::new(
+                    c.pos(),
+                    format!("expected a register name, found {}", c.found()),
+                ));
             }
         }
         if c.peek() == Some(&Tok::Comma) {
@@ -188,7 +212,10 @@ fn parse_operand(c: &mut Cursor) -> Result<Operand, AsmError> {
             Some((Tok::Reg(n), _)) => Ok(Operand::NotReg(n, p)),
             _ => {
                 c.i -= 1;
-                Err(AsmError::new(c.pos(), format!("expected a predicate register after '!', found {}", c.found())))
+                Err(AsmError::new(
+                    c.pos(),
+                    format!("expected a predicate register after '!', found {}", c.found()),
+                ))
             }
         },
         _ => {

@@ -31,7 +31,7 @@ pub use movement::LaneArg;
 pub use value::{Int, Num, Value};
 
 use crate::backend::{BackendError, SubgroupBackend};
-use crate::op::{ShflMode, SgOp, LANES};
+use crate::op::{SgOp, ShflMode, LANES};
 use crate::unit::SgInputs;
 
 /// Lanes in the subgroup (wave32).
@@ -66,7 +66,9 @@ impl Counts {
 pub enum ApiError {
     #[error("{op}: log2_size {log2_size} is out of range 0..=5 (the subgroup has 32 lanes)")]
     Log2Size { op: &'static str, log2_size: u32 },
-    #[error("ballot_first_n: n = {0} is larger than 32 (the result is a u32 covering lanes [0, n))")]
+    #[error(
+        "ballot_first_n: n = {0} is larger than 32 (the result is a u32 covering lanes [0, n))"
+    )]
     BallotN(u32),
     #[error("{op}: lane id {lane} is out of range 0..=31")]
     LaneId { op: &'static str, lane: u32 },
@@ -130,7 +132,13 @@ impl<B: SubgroupBackend> Subgroup<B> {
     }
 
     /// Issues one instruction with every lane active; returns `dst` and the write enables.
-    pub(crate) fn issue(&mut self, op: SgOp, src0: Lanes<u32>, src1: Lanes<u32>, mask: u32) -> Result<(Lanes<u32>, u32)> {
+    pub(crate) fn issue(
+        &mut self,
+        op: SgOp,
+        src0: Lanes<u32>,
+        src1: Lanes<u32>,
+        mask: u32,
+    ) -> Result<(Lanes<u32>, u32)> {
         match op {
             SgOp::Shfl { .. } => self.counts.shfl += 1,
             SgOp::Fred { .. } => self.counts.fred += 1,
@@ -142,16 +150,31 @@ impl<B: SubgroupBackend> Subgroup<B> {
     }
 
     /// A shuffle of every word of `v` (two instructions for 64-bit types), all lanes participating.
-    pub(crate) fn shfl<T: Value>(&mut self, mode: ShflMode, sg: bool, v: &Lanes<T>, src1: Lanes<u32>) -> Result<Lanes<T>> {
+    pub(crate) fn shfl<T: Value>(
+        &mut self,
+        mode: ShflMode,
+        sg: bool,
+        v: &Lanes<T>,
+        src1: Lanes<u32>,
+    ) -> Result<Lanes<T>> {
         let op = SgOp::Shfl { mode, sg };
         let (lo, _) = self.issue(op, v.map(Value::lo), src1, FULL)?;
-        let hi = if T::WORDS == 2 { self.issue(op, v.map(Value::hi), src1, FULL)?.0 } else { [0; LANES] };
+        let hi = if T::WORDS == 2 {
+            self.issue(op, v.map(Value::hi), src1, FULL)?.0
+        } else {
+            [0; LANES]
+        };
         Ok(std::array::from_fn(|i| T::from_words(lo[i], hi[i])))
     }
 
     /// One reduction instruction `op` per `2^k`-lane tile (32-bit values); every lane gets its
     /// tile's result.
-    pub(crate) fn per_tile<T: Value>(&mut self, op: SgOp, v: &Lanes<T>, k: u32) -> Result<Lanes<T>> {
+    pub(crate) fn per_tile<T: Value>(
+        &mut self,
+        op: SgOp,
+        v: &Lanes<T>,
+        k: u32,
+    ) -> Result<Lanes<T>> {
         let src0 = v.map(Value::lo);
         let size = 1u32 << k;
         let mut out = [0u32; LANES];

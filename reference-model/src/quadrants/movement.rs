@@ -39,25 +39,41 @@ impl LaneArg {
 
 impl<B: SubgroupBackend> Subgroup<B> {
     /// Lane `i` receives `value[index[i] % 32]`.
-    pub fn shuffle<T: Value>(&mut self, value: &Lanes<T>, index: impl Into<LaneArg>) -> Result<Lanes<T>> {
+    pub fn shuffle<T: Value>(
+        &mut self,
+        value: &Lanes<T>,
+        index: impl Into<LaneArg>,
+    ) -> Result<Lanes<T>> {
         self.shfl(ShflMode::Idx, false, value, index.into().lanes())
     }
 
     /// Lane `i` receives `value[i - offset]`, or keeps its own value when `i < offset`.
-    pub fn shuffle_up<T: Value>(&mut self, value: &Lanes<T>, offset: impl Into<LaneArg>) -> Result<Lanes<T>> {
+    pub fn shuffle_up<T: Value>(
+        &mut self,
+        value: &Lanes<T>,
+        offset: impl Into<LaneArg>,
+    ) -> Result<Lanes<T>> {
         // an offset of 32 or more is out of range for every lane: read the lane itself
         let src1 = offset.into().lanes().map(|o| if o >= LANES as u32 { 0 } else { o });
         self.shfl(ShflMode::Up, false, value, src1)
     }
 
     /// Lane `i` receives `value[i + offset]`, or keeps its own value when `i + offset > 31`.
-    pub fn shuffle_down<T: Value>(&mut self, value: &Lanes<T>, offset: impl Into<LaneArg>) -> Result<Lanes<T>> {
+    pub fn shuffle_down<T: Value>(
+        &mut self,
+        value: &Lanes<T>,
+        offset: impl Into<LaneArg>,
+    ) -> Result<Lanes<T>> {
         let src1 = offset.into().lanes().map(|o| if o >= LANES as u32 { 0 } else { o });
         self.shfl(ShflMode::Dn, false, value, src1)
     }
 
     /// `shuffle(value, lane ^ mask)`.
-    pub fn shuffle_xor<T: Value>(&mut self, value: &Lanes<T>, mask: impl Into<LaneArg>) -> Result<Lanes<T>> {
+    pub fn shuffle_xor<T: Value>(
+        &mut self,
+        value: &Lanes<T>,
+        mask: impl Into<LaneArg>,
+    ) -> Result<Lanes<T>> {
         self.shfl(ShflMode::Xor, false, value, mask.into().lanes())
     }
 

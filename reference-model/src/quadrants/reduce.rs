@@ -29,7 +29,13 @@ fn segment(starts: u32, i: usize) -> (u32, u32) {
 
 impl<B: SubgroupBackend> Subgroup<B> {
     /// The doc's shuffle tree: `log2_size` steps of shuffle + `f`.
-    fn tree<T: Value>(&mut self, v: &Lanes<T>, k: u32, all: bool, f: fn(T, T) -> T) -> Result<Lanes<T>> {
+    fn tree<T: Value>(
+        &mut self,
+        v: &Lanes<T>,
+        k: u32,
+        all: bool,
+        f: fn(T, T) -> T,
+    ) -> Result<Lanes<T>> {
         let mut v = *v;
         for d in (0..k).rev() {
             let off = 1u32 << d;
@@ -76,7 +82,11 @@ impl<B: SubgroupBackend> Subgroup<B> {
         self.reduce_all_add_tiled(v, LOG2_GROUP_SIZE)
     }
     /// Sum over each tile in every lane of the tile.
-    pub fn reduce_all_add_tiled<T: Num>(&mut self, v: &Lanes<T>, log2_size: u32) -> Result<Lanes<T>> {
+    pub fn reduce_all_add_tiled<T: Num>(
+        &mut self,
+        v: &Lanes<T>,
+        log2_size: u32,
+    ) -> Result<Lanes<T>> {
         self.reduce_with("reduce_all_add_tiled", v, log2_size, true, T::unit_add(), T::add)
     }
     pub fn reduce_min<T: Num>(&mut self, v: &Lanes<T>) -> Result<Lanes<T>> {
@@ -88,7 +98,11 @@ impl<B: SubgroupBackend> Subgroup<B> {
     pub fn reduce_all_min<T: Num>(&mut self, v: &Lanes<T>) -> Result<Lanes<T>> {
         self.reduce_all_min_tiled(v, LOG2_GROUP_SIZE)
     }
-    pub fn reduce_all_min_tiled<T: Num>(&mut self, v: &Lanes<T>, log2_size: u32) -> Result<Lanes<T>> {
+    pub fn reduce_all_min_tiled<T: Num>(
+        &mut self,
+        v: &Lanes<T>,
+        log2_size: u32,
+    ) -> Result<Lanes<T>> {
         self.reduce_with("reduce_all_min_tiled", v, log2_size, true, T::unit_minmax(false), T::min)
     }
     pub fn reduce_max<T: Num>(&mut self, v: &Lanes<T>) -> Result<Lanes<T>> {
@@ -100,7 +114,11 @@ impl<B: SubgroupBackend> Subgroup<B> {
     pub fn reduce_all_max<T: Num>(&mut self, v: &Lanes<T>) -> Result<Lanes<T>> {
         self.reduce_all_max_tiled(v, LOG2_GROUP_SIZE)
     }
-    pub fn reduce_all_max_tiled<T: Num>(&mut self, v: &Lanes<T>, log2_size: u32) -> Result<Lanes<T>> {
+    pub fn reduce_all_max_tiled<T: Num>(
+        &mut self,
+        v: &Lanes<T>,
+        log2_size: u32,
+    ) -> Result<Lanes<T>> {
         self.reduce_with("reduce_all_max_tiled", v, log2_size, true, T::unit_minmax(true), T::max)
     }
 
@@ -129,27 +147,56 @@ impl<B: SubgroupBackend> Subgroup<B> {
             let off = 1u32 << d;
             let up = self.shfl(ShflMode::Up, true, &x, [tile_src1(ShflMode::Up, k, off); LANES])?;
             self.lane_ops(2); // op, select
-            x = std::array::from_fn(|i| if i as u32 >= seg[i].0 + off { f(up[i], x[i]) } else { x[i] });
+            x = std::array::from_fn(
+                |i| if i as u32 >= seg[i].0 + off { f(up[i], x[i]) } else { x[i] },
+            );
         }
         self.shfl(ShflMode::Idx, false, &x, seg.map(|s| s.1))
     }
 
-    pub fn segmented_reduce_add<T: Num>(&mut self, v: &Lanes<T>, head_flag: &Lanes<i32>) -> Result<Lanes<T>> {
+    pub fn segmented_reduce_add<T: Num>(
+        &mut self,
+        v: &Lanes<T>,
+        head_flag: &Lanes<i32>,
+    ) -> Result<Lanes<T>> {
         self.segmented_reduce_add_tiled(v, head_flag, LOG2_GROUP_SIZE)
     }
-    pub fn segmented_reduce_add_tiled<T: Num>(&mut self, v: &Lanes<T>, head_flag: &Lanes<i32>, log2_size: u32) -> Result<Lanes<T>> {
+    pub fn segmented_reduce_add_tiled<T: Num>(
+        &mut self,
+        v: &Lanes<T>,
+        head_flag: &Lanes<i32>,
+        log2_size: u32,
+    ) -> Result<Lanes<T>> {
         self.segmented("segmented_reduce_add_tiled", v, head_flag, log2_size, T::add)
     }
-    pub fn segmented_reduce_min<T: Num>(&mut self, v: &Lanes<T>, head_flag: &Lanes<i32>) -> Result<Lanes<T>> {
+    pub fn segmented_reduce_min<T: Num>(
+        &mut self,
+        v: &Lanes<T>,
+        head_flag: &Lanes<i32>,
+    ) -> Result<Lanes<T>> {
         self.segmented_reduce_min_tiled(v, head_flag, LOG2_GROUP_SIZE)
     }
-    pub fn segmented_reduce_min_tiled<T: Num>(&mut self, v: &Lanes<T>, head_flag: &Lanes<i32>, log2_size: u32) -> Result<Lanes<T>> {
+    pub fn segmented_reduce_min_tiled<T: Num>(
+        &mut self,
+        v: &Lanes<T>,
+        head_flag: &Lanes<i32>,
+        log2_size: u32,
+    ) -> Result<Lanes<T>> {
         self.segmented("segmented_reduce_min_tiled", v, head_flag, log2_size, T::min)
     }
-    pub fn segmented_reduce_max<T: Num>(&mut self, v: &Lanes<T>, head_flag: &Lanes<i32>) -> Result<Lanes<T>> {
+    pub fn segmented_reduce_max<T: Num>(
+        &mut self,
+        v: &Lanes<T>,
+        head_flag: &Lanes<i32>,
+    ) -> Result<Lanes<T>> {
         self.segmented_reduce_max_tiled(v, head_flag, LOG2_GROUP_SIZE)
     }
-    pub fn segmented_reduce_max_tiled<T: Num>(&mut self, v: &Lanes<T>, head_flag: &Lanes<i32>, log2_size: u32) -> Result<Lanes<T>> {
+    pub fn segmented_reduce_max_tiled<T: Num>(
+        &mut self,
+        v: &Lanes<T>,
+        head_flag: &Lanes<i32>,
+        log2_size: u32,
+    ) -> Result<Lanes<T>> {
         self.segmented("segmented_reduce_max_tiled", v, head_flag, log2_size, T::max)
     }
 }

@@ -14,13 +14,23 @@ impl<B: SubgroupBackend> Subgroup<B> {
     /// Inclusive scan of `v` with any associative `op` within `2^log2_size`-lane tiles. The
     /// building block of the `inclusive_*` family, public for other operators (the doc's "build
     /// a sized helper" pattern). `op` need not be commutative.
-    pub fn inclusive_scan_tiled_with<T: Value>(&mut self, v: &Lanes<T>, log2_size: u32, op: impl Fn(T, T) -> T) -> Result<Lanes<T>> {
+    pub fn inclusive_scan_tiled_with<T: Value>(
+        &mut self,
+        v: &Lanes<T>,
+        log2_size: u32,
+        op: impl Fn(T, T) -> T,
+    ) -> Result<Lanes<T>> {
         check_log2("inclusive_scan_tiled", log2_size)?;
         let mask = (1usize << log2_size) - 1;
         let mut x = *v;
         for d in 0..log2_size {
             let off = 1usize << d;
-            let up = self.shfl(ShflMode::Up, true, &x, [tile_src1(ShflMode::Up, log2_size, off as u32); LANES])?;
+            let up = self.shfl(
+                ShflMode::Up,
+                true,
+                &x,
+                [tile_src1(ShflMode::Up, log2_size, off as u32); LANES],
+            )?;
             self.lane_ops(2); // op, select
             x = std::array::from_fn(|i| if i & mask >= off { op(up[i], x[i]) } else { x[i] });
         }
@@ -41,7 +51,8 @@ impl<B: SubgroupBackend> Subgroup<B> {
             return Ok([identity; LANES]); // one-lane tiles: nothing comes before any lane
         }
         let incl = self.inclusive_scan_tiled_with(v, log2_size, op)?;
-        let prev = self.shfl(ShflMode::Up, true, &incl, [tile_src1(ShflMode::Up, log2_size, 1); LANES])?;
+        let prev =
+            self.shfl(ShflMode::Up, true, &incl, [tile_src1(ShflMode::Up, log2_size, 1); LANES])?;
         self.lane_ops(1);
         let mask = (1usize << log2_size) - 1;
         Ok(std::array::from_fn(|i| if i & mask == 0 { identity } else { prev[i] }))

@@ -7,7 +7,7 @@
 
 use super::{check_log2, segmask, ApiError, Lanes, Result, Subgroup, Value, FULL, LOG2_GROUP_SIZE};
 use crate::backend::SubgroupBackend;
-use crate::op::{IntType, IredOp, ShflMode, SgOp, LANES};
+use crate::op::{IntType, IredOp, SgOp, ShflMode, LANES};
 
 const OR: SgOp = SgOp::Ired { op: IredOp::Or, ty: IntType::B32 };
 const AND: SgOp = SgOp::Ired { op: IredOp::And, ty: IntType::B32 };
@@ -100,10 +100,15 @@ impl<B: SubgroupBackend> Subgroup<B> {
     }
 
     /// `all_equal` per `2^log2_size`-lane tile, broadcast to the tile.
-    pub fn all_equal_tiled<T: Value>(&mut self, value: &Lanes<T>, log2_size: u32) -> Result<Lanes<i32>> {
+    pub fn all_equal_tiled<T: Value>(
+        &mut self,
+        value: &Lanes<T>,
+        log2_size: u32,
+    ) -> Result<Lanes<i32>> {
         check_log2("all_equal_tiled", log2_size)?;
         // every lane reads its tile's lane 0: shfl.idx.sg with offset 0
-        let first = self.shfl(ShflMode::Idx, true, value, [segmask(log2_size) << 16 | 0x1F << 8; LANES])?;
+        let first =
+            self.shfl(ShflMode::Idx, true, value, [segmask(log2_size) << 16 | 0x1F << 8; LANES])?;
         self.lane_ops(1);
         let eq: Lanes<i32> = std::array::from_fn(|i| (value[i] == first[i]) as i32);
         self.vote(&eq, log2_size, true)
