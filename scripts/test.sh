@@ -1,14 +1,51 @@
 #!/usr/bin/env bash
-# The test command: installs what the tests need, then runs every test of the workspace.
-# Usage: scripts/test.sh            (CI runs exactly this through .ci/run)
+# The test command. CI runs exactly `scripts/test.sh` (through .ci/run).
+#
+#   scripts/test.sh          every test: installs the tools (scripts/install-deps.sh), checks
+#                            formatting (cargo fmt) and lints (cargo clippy, warnings are errors),
+#                            builds and checks the model-only variant with a broken verilator
+#                            first on PATH (scripts/check-model-only.sh), then runs the whole
+#                            workspace's tests (cargo nextest, release).
+#   scripts/test.sh --fast   the daily tier, a few minutes once built: the model, the assembler
+#                            and the exec contract, the quadrants API on the model, the RTL
+#                            generator's unit tests, emit + lint of an 8-lane unit, a short
+#                            co-simulation. No tool install, no fmt/clippy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
 export CARGO_TERM_COLOR=never
 start=$(date +%s)
-if command -v cargo-nextest >/dev/null 2>&1; then
-  cargo nextest run --workspace --release --no-fail-fast
-else
-  cargo test --workspace --release --no-fail-fast
+
+mode=full
+case "${1:-}" in
+  "") ;;
+  --fast) mode=fast ;;
+  *) echo "test.sh: unknown option '$1' (use --fast)" >&2; exit 2 ;;
+esac
+
+run_tests() {
+  if command -v cargo-nextest >/dev/null 2>&1; then
+    cargo nextest run --workspace --release --no-fail-fast "$@"
+  else
+    # without nextest: cargo test (a filter expression needs nextest; run everything)
+    cargo test --workspace --release --no-fail-fast
+  fi
+}
+
+if [ "$mode" = fast ]; then
+  run_tests -E "$(tr '\n' ' ' <<'EOF'
+package(pisa-model)
+| (package(pisa-rtl) & (kind(lib) | binary(config) | test(/lint_small/)))
+| (package(pisa) & (binary(cli) | binary(quadrants_ref)))
+| (package(pisa-sim) & test(/smoke|shards_partition/))
+EOF
+)"
+  echo "test.sh --fast: passed in $(( $(date +%s) - start )) s"
+  exit 0
 fi
+
+scripts/install-deps.sh
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --release -- -D warnings
+scripts/check-model-only.sh
+run_tests
 echo "test.sh: all tests passed in $(( $(date +%s) - start )) s"

@@ -11,12 +11,11 @@ use std::process::Command;
 
 mod common;
 
-const BASELINES: [(&str, &str); 5] = [
+const BASELINES: [(&str, &str); 4] = [
     ("pisa_base_unit.v", include_str!("../fpga/baseline/pisa_base_unit.v")),
     ("pisa_base_xbar.v", include_str!("../fpga/baseline/pisa_base_xbar.v")),
     ("pisa_base_reduce.v", include_str!("../fpga/baseline/pisa_base_reduce.v")),
     ("pisa_base_lzc.v", include_str!("../fpga/baseline/pisa_base_lzc.v")),
-    ("pisa_spec_reduce.v", include_str!("../formal/spec/pisa_spec_reduce.v")),
 ];
 
 /// The testbench: `reps` cases per opcode; prints `CHECKED n` and `MISMATCHES m` (and the first

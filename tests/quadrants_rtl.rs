@@ -1,4 +1,5 @@
 //! The quadrants subgroup API suite, unchanged, on the Verilated RTL (default configuration).
+#![cfg(feature = "cosim")]
 
 #[macro_use]
 mod quadrants_suite;

@@ -163,7 +163,7 @@ fn ice40_place_and_route_reports_fmax() {
 }
 
 /// The ECP5 place-and-route flow of the 150 MHz target (LFE5U-85F-8 out of context, static placer
-/// + router2) on the 8-lane unit of `fpga/configs/l8_qor.toml` — a register at every boundary,
+/// and router2) on the 8-lane unit of `fpga/configs/l8_qor.toml` — a register at every boundary,
 /// the three extras and the pick registers (latency 10) — the CI smoke variant of the 32-lane
 /// run: the flow must finish and the pipelined RTL must meet the target. The Fmax of one netlist
 /// moves with the placer seed, so the floor applies to the best of seeds 1 and 2. Measured with
@@ -325,4 +325,41 @@ fn ecp5_mux_map_is_proved_and_a_broken_map_is_caught() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A baseline that fails to synthesize does not lose the RTL's report: the report is written
+/// with the failure named in it and on stderr, and the exit status is 1. The failure is injected
+/// with a `YOSYS` that runs the real yosys for the RTL and refuses the baseline's top.
+#[test]
+fn a_failing_baseline_keeps_the_rtl_report_and_exits_1() {
+    let dir = tmp("basefail");
+    let cfg = dir.with_extension("toml");
+    std::fs::write(&cfg, "lanes = 4\n").unwrap();
+    let yosys = dir.with_extension("yosys.sh");
+    std::fs::write(
+        &yosys,
+        "#!/bin/sh\ncase \"$*\" in *pisa_base_*) echo 'ERROR: injected baseline failure' >&2; exit 1;; esac\nexec yosys \"$@\"\n",
+    )
+    .unwrap();
+    std::process::Command::new("chmod").arg("+x").arg(&yosys).status().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pisa"))
+        .args(["synth", "--target", "ice40", "--block", "lzc", "--config", cfg.to_str().unwrap()])
+        .args(["--out", dir.to_str().unwrap()])
+        .env("YOSYS", &yosys)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("the baseline pisa_base_lzc failed"), "{err}");
+    let r = report(&dir);
+    assert!(r["rtl"]["luts"].as_u64().unwrap() > 0, "{r}");
+    assert!(
+        r["baseline"].is_null() && r["baseline_error"].as_str().unwrap().contains("yosys"),
+        "{r}"
+    );
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("failed to synthesize"), "{md}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&cfg);
+    let _ = std::fs::remove_file(&yosys);
 }

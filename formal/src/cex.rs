@@ -132,6 +132,28 @@ pub fn replay(property: &Property, ports: &Ports, lanes: usize) -> String {
     }
 }
 
+/// A sequential counterexample: the miter's input ports in each cycle from reset, as a JSON
+/// array (cycle 0 is the forced reset cycle).
+pub fn sequence(property: &Property, map: &str, cex: &str, lanes: usize) -> Result<String, String> {
+    let frames = cex
+        .split_whitespace()
+        .filter_map(|t| {
+            t.split_once('@')
+                .and_then(|(_, r)| r.split_once('='))
+                .and_then(|(f, _)| f.parse::<usize>().ok())
+        })
+        .max()
+        .ok_or("counterexample has no frames")?;
+    let mut cycles = Vec::new();
+    for f in 0..=frames {
+        let p = Ports::parse(map, cex, f)?;
+        let v: serde_json::Value =
+            serde_json::from_str(&replay(property, &p, lanes)).map_err(|e| e.to_string())?;
+        cycles.push(v);
+    }
+    Ok(serde_json::Value::Array(cycles).to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,26 +175,4 @@ mod tests {
         assert_eq!(p.word("sg", 0, 1), 1);
         assert_eq!(p.word("bits", 0, 4), 0b1001);
     }
-}
-
-/// A sequential counterexample: the miter's input ports in each cycle from reset, as a JSON
-/// array (cycle 0 is the forced reset cycle).
-pub fn sequence(property: &Property, map: &str, cex: &str, lanes: usize) -> Result<String, String> {
-    let frames = cex
-        .split_whitespace()
-        .filter_map(|t| {
-            t.split_once('@')
-                .and_then(|(_, r)| r.split_once('='))
-                .and_then(|(f, _)| f.parse::<usize>().ok())
-        })
-        .max()
-        .ok_or("counterexample has no frames")?;
-    let mut cycles = Vec::new();
-    for f in 0..=frames {
-        let p = Ports::parse(map, cex, f)?;
-        let v: serde_json::Value =
-            serde_json::from_str(&replay(property, &p, lanes)).map_err(|e| e.to_string())?;
-        cycles.push(v);
-    }
-    Ok(serde_json::Value::Array(cycles).to_string())
 }

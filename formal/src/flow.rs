@@ -18,23 +18,11 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::cex::{replay, sequence, Ports};
+pub use crate::error::ProveError;
 use crate::harness;
 use crate::property::Property;
 use crate::rtl_dir::RtlDir;
 use crate::spec;
-
-/// Why proving could not run at all.
-#[derive(Debug, thiserror::Error)]
-pub enum ProveError {
-    /// Bad arguments or unreadable input.
-    #[error("{0}")]
-    Input(String),
-    /// yosys or ABC is missing.
-    #[error("{tool} not found ({why}); install it with scripts/install-deps.sh or set {var}")]
-    Tool { tool: String, var: &'static str, why: String },
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-}
 
 /// The external tools.
 #[derive(Clone, Debug)]

@@ -15,6 +15,7 @@
 //! See `docs/spec-notes.md` (section F) for the decisions the proofs rely on.
 
 pub mod cex;
+pub mod error;
 pub mod flow;
 pub mod harness;
 pub mod property;

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::flow::ProveError;
+use crate::error::ProveError;
 
 /// A directory of Verilog with the unit's modules located by name.
 #[derive(Clone, Debug)]

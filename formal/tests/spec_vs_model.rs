@@ -61,7 +61,7 @@ fn push_case(mem: &mut String, words: impl IntoIterator<Item = u32>) {
 
 #[test]
 fn shfl_spec_equals_model() {
-    let mut rng = Rng::new(0x5bec_5f1);
+    let mut rng = Rng::new(0x05be_c5f1);
     let mut cases: Vec<(SgOp, SgInputs<N>)> = Vec::new();
     for i in 0..CASES {
         let op = SgOp::Shfl { mode: ShflMode::ALL[i % 4], sg: i / 4 % 2 == 1 };
@@ -88,13 +88,9 @@ fn shfl_spec_equals_model() {
     assert_eq!(got.len(), CASES);
     for ((op, inp), spec_dst) in cases.iter().zip(&got) {
         let want = execute_lanes::<N>(*op, inp);
-        for l in 0..N {
+        for (l, (&s, &w)) in spec_dst.iter().zip(&want.dst).enumerate() {
             if want.wen >> l & 1 == 1 {
-                assert_eq!(
-                    spec_dst[l], want.dst[l],
-                    "{op} lane {l}: spec {:#x} model {:#x}; inputs {inp:?}",
-                    spec_dst[l], want.dst[l]
-                );
+                assert_eq!(s, w, "{op} lane {l}: spec {s:#x} model {w:#x}; inputs {inp:?}");
             }
         }
     }
@@ -103,7 +99,7 @@ fn shfl_spec_equals_model() {
 #[test]
 fn reduce_spec_equals_model_for_every_form() {
     let forms = Property::reduce_forms();
-    let mut rng = Rng::new(0x5bec_4ed);
+    let mut rng = Rng::new(0x05be_c4ed);
     // each case is drawn for one form (edge weighting depends on the form) and run on all forms
     // (fewer cases: iverilog evaluates 48 spec trees per case)
     let n_cases = 400;
@@ -155,7 +151,7 @@ fn reduce_spec_equals_model_for_every_form() {
 
 #[test]
 fn lzc_spec_equals_model() {
-    let mut rng = Rng::new(0x5bec_1dc);
+    let mut rng = Rng::new(0x05be_c1dc);
     let op = SgOp::RedFirstIdx;
     let cases: Vec<SgInputs<N>> = (0..CASES).map(|_| random_inputs::<N>(&mut rng, op)).collect();
     let mut mem = String::new();

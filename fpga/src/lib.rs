@@ -10,9 +10,12 @@
 //!                    └─ wrap.v (shift-in / registered / XOR-out) ─ synth.sh ─ pnr.sh ─ report.json
 //! ```
 
+pub mod baseline;
 pub mod report;
 pub mod run;
+pub mod target;
 pub mod wrap;
 
 pub use report::{PnrResult, SynthResult};
-pub use run::{equiv, pnr, synth, Equivalence, FpgaError, Target};
+pub use run::{equiv, pnr, synth, Equivalence, FpgaError};
+pub use target::Target;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::run::Target;
+use crate::target::Target;
 
 /// Synthesis result of one module.
 #[derive(Clone, Debug, Serialize)]

@@ -7,8 +7,9 @@
 //! The generator is deterministic for a seed ([`Rng`] is splitmix64), so a failing case is
 //! reproducible from `(seed, index)` alone. [`classify`] names the coverage bins a case hits.
 
+use crate::op::lane_mask;
 use crate::op::{FloatType, SgOp};
-use crate::unit::{lane_mask, SgInputs};
+use crate::unit::SgInputs;
 
 /// splitmix64: small, fast, and good enough for test stimulus.
 #[derive(Clone, Debug)]

@@ -23,6 +23,16 @@ use std::str::FromStr;
 /// Number of work-items (lanes) in a PISA sub-group.
 pub const LANES: usize = 32;
 
+/// The mask with one bit per lane of an `N`-lane unit.
+#[inline(always)]
+pub const fn lane_mask<const N: usize>() -> u32 {
+    if N >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << N) - 1
+    }
+}
+
 /// One 32-bit register across all lanes; index = `%laneid`.
 pub type Warp = [u32; LANES];
 

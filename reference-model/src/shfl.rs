@@ -17,9 +17,9 @@
 //! subtraction (`laneid - off >= clamp` ⇔ `laneid >= clamp + off`), and the read is a 32-way
 //! in-register gather.
 
+use crate::op::lane_mask;
 use crate::op::{ShflMode, LANES};
 use crate::simd::{Lanes, Portable};
-use crate::unit::lane_mask;
 
 /// The `src1` operand: an immediate (same for all lanes) or a register (per lane).
 #[derive(Clone, Copy, Debug)]

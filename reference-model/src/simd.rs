@@ -59,8 +59,8 @@ impl<const N: usize> Portable<N> {
     #[inline(always)]
     fn zip(self, o: Self, f: impl Fn(u32, u32) -> u32) -> Self {
         let mut r = self.0;
-        for i in 0..N {
-            r[i] = f(self.0[i], o.0[i]);
+        for (x, &y) in r.iter_mut().zip(&o.0) {
+            *x = f(*x, y);
         }
         Portable(r)
     }
@@ -162,8 +162,8 @@ impl<const N: usize> Lanes<N> for Portable<N> {
     #[inline(always)]
     fn select(m: Self, a: Self, b: Self) -> Self {
         let mut r = b.0;
-        for i in 0..N {
-            r[i] = (a.0[i] & m.0[i]) | (b.0[i] & !m.0[i]);
+        for ((x, &a), &m) in r.iter_mut().zip(&a.0).zip(&m.0) {
+            *x = (a & m) | (*x & !m);
         }
         Portable(r)
     }

@@ -9,6 +9,7 @@
 //! `N = 32`; smaller `N` are the scaled-down hardware configurations, whose semantics are the
 //! pseudocode with every 5-bit lane field narrowed to `log2(N)` bits (see `docs/spec-notes.md`).
 
+pub use crate::op::lane_mask;
 use crate::op::{SgOp, LANES};
 #[cfg(target_arch = "x86_64")]
 use crate::simd::Avx2;
@@ -59,16 +60,6 @@ impl<const N: usize> SgOutputs<N> {
                 *d = self.dst[i];
             }
         }
-    }
-}
-
-/// The mask with one bit per lane of an `N`-lane unit.
-#[inline(always)]
-pub const fn lane_mask<const N: usize>() -> u32 {
-    if N >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << N) - 1
     }
 }
 

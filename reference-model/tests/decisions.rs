@@ -193,7 +193,8 @@ fn non_participating_and_inactive_lanes_are_not_written() {
     inp.activemask = 0x0000_000F;
     for op in SgOp::all() {
         let o = execute(op, &inp);
-        let expected_wen = if op == SgOp::RedFirstIdx { 0x0000_000F } else { 0x0000_000F & 0xFF };
+        // redfirstidx writes every active lane (0xF); the others mask & activemask = 0xFF & 0xF
+        let expected_wen = 0x0000_000F;
         assert_eq!(o.wen, expected_wen, "{op}");
     }
     inp.activemask = 0;

@@ -1,5 +1,5 @@
-//! Co-simulation throughput: checked warp-ops per second (case generation + model + Verilated RTL
-//! + comparison) on one core, per prebuilt configuration.
+//! Co-simulation throughput: checked warp-ops per second (case generation, model, Verilated RTL
+//! and comparison) on one core, per prebuilt configuration.
 //! `cargo bench -p pisa-sim --bench cosim`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

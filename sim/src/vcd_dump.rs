@@ -84,11 +84,8 @@ pub fn write_case<W: Write>(
         } else {
             0
         };
-        for l in 0..n {
-            w.change_vector(
-                exp_dst[l],
-                bits(if at_result { expected.dst[l] as u64 } else { 0 }, 32),
-            )?;
+        for (&id, &want) in exp_dst.iter().zip(&expected.dst) {
+            w.change_vector(id, bits(if at_result { want as u64 } else { 0 }, 32))?;
         }
         w.change_vector(exp_wen, bits(if at_result { expected.wen as u64 } else { 0 }, n as u32))?;
         w.change_vector(bad, bits(mism, n as u32))?;

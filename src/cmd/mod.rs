@@ -4,7 +4,20 @@ pub mod bench;
 pub mod emit;
 pub mod exec;
 pub mod prove;
+#[cfg(feature = "cosim")]
 pub mod regress;
+/// `pisa regress` in a build without co-simulation: takes any arguments and says what is missing.
+#[cfg(not(feature = "cosim"))]
+pub mod regress {
+    #[derive(clap::Args)]
+    pub struct Args {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        _rest: Vec<String>,
+    }
+    pub fn main(_: Args) -> Result<std::process::ExitCode, crate::Failure> {
+        Err(super::no_cosim("pisa regress"))
+    }
+}
 pub mod run;
 pub mod synth;
 
@@ -39,9 +52,7 @@ impl Backend {
             }
             Backend::Rtl => {
                 let cfg = load_config(config)?;
-                let b =
-                    pisa_sim::RtlBackend::open(&cfg).map_err(|e| Failure::input(e.to_string()))?;
-                Ok(Box::new(b))
+                open_rtl(&cfg)
             }
         }
     }
@@ -58,4 +69,25 @@ pub fn load_config(path: Option<&std::path::Path>) -> Result<pisa_rtl::UnitConfi
                 .map_err(|e| Failure::input(e.to_string()))
         }
     }
+}
+
+#[cfg(feature = "cosim")]
+fn open_rtl(cfg: &pisa_rtl::UnitConfig) -> Result<Box<dyn SubgroupBackend>, Failure> {
+    let b = pisa_sim::RtlBackend::open(cfg).map_err(|e| Failure::input(e.to_string()))?;
+    Ok(Box::new(b))
+}
+
+#[cfg(not(feature = "cosim"))]
+fn open_rtl(_: &pisa_rtl::UnitConfig) -> Result<Box<dyn SubgroupBackend>, Failure> {
+    Err(no_cosim("--backend rtl"))
+}
+
+/// The error of a co-simulation command in a build without the `cosim` feature.
+#[cfg(not(feature = "cosim"))]
+pub fn no_cosim(what: &str) -> Failure {
+    Failure::input(format!(
+        "{what} needs co-simulation, and this pisa was built without it (cargo feature `cosim`, \
+         which needs Verilator): rebuild with `cargo build --release --bin pisa` after \
+         scripts/install-deps.sh"
+    ))
 }

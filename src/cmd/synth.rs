@@ -15,12 +15,6 @@ use pisa_rtl::design::{design, manifest_info, BlockName};
 use super::load_config;
 use crate::Failure;
 
-const BASE_XBAR: &str = include_str!("../../fpga/baseline/pisa_base_xbar.v");
-const BASE_LZC: &str = include_str!("../../fpga/baseline/pisa_base_lzc.v");
-const BASE_REDUCE: &str = include_str!("../../fpga/baseline/pisa_base_reduce.v");
-const BASE_UNIT: &str = include_str!("../../fpga/baseline/pisa_base_unit.v");
-const SPEC_REDUCE: &str = include_str!("../../formal/spec/pisa_spec_reduce.v");
-
 #[derive(clap::Args)]
 pub struct Args {
     /// FPGA family: ecp5 (synth_ecp5), ice40 (synth_ice40) or xc7 (synth_xilinx -family xc7).
@@ -64,40 +58,13 @@ fn io(p: &Path) -> impl Fn(std::io::Error) -> Failure + '_ {
 /// The baseline of `block` for `lanes`: (top, files written into `dir`).
 fn baseline(block: BlockName, lanes: usize, dir: &Path) -> Result<(String, Vec<PathBuf>), Failure> {
     std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let k = lanes.trailing_zeros();
-    // the baselines declare N = 32 (the crossbar also K = 5) as defaults; set them for `lanes`
-    let set = |t: &str| -> Result<String, Failure> {
-        if !t.contains("parameter integer N = 32") {
-            return Err(Failure {
-                message: "a baseline lost its default `parameter integer N = 32`".into(),
-                code: 1,
-            });
-        }
-        Ok(t.replace("parameter integer N = 32", &format!("parameter integer N = {lanes}"))
-            .replace("parameter integer K = 5", &format!("parameter integer K = {k}")))
-    };
-    let files: Vec<(&str, String)> = match block {
-        BlockName::Xbar => vec![("pisa_base_xbar.v", set(BASE_XBAR)?)],
-        BlockName::Lzc => vec![("pisa_base_lzc.v", set(BASE_LZC)?)],
-        BlockName::Reduce => vec![
-            ("pisa_base_reduce.v", set(BASE_REDUCE)?),
-            ("pisa_spec_reduce.v", SPEC_REDUCE.to_string()),
-        ],
-        BlockName::Unit => vec![
-            ("pisa_base_unit.v", set(BASE_UNIT)?),
-            ("pisa_base_xbar.v", set(BASE_XBAR)?),
-            ("pisa_base_reduce.v", set(BASE_REDUCE)?),
-            ("pisa_base_lzc.v", set(BASE_LZC)?),
-            ("pisa_spec_reduce.v", SPEC_REDUCE.to_string()),
-        ],
-    };
+    let (top, files) = pisa_fpga::baseline::sources(block.name(), lanes).map_err(Failure::input)?;
     let mut paths = Vec::new();
     for (name, text) in &files {
         let p = dir.join(name);
         std::fs::write(&p, text).map_err(io(&p))?;
         paths.push(p);
     }
-    let top = format!("pisa_base_{}", block.name());
     Ok((top, paths))
 }
 
@@ -200,12 +167,20 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     } else {
         None
     };
-    let base = if a.no_baseline {
-        None
+    // a baseline that fails to synthesize does not throw the RTL's numbers away: the report is
+    // written with the failure named in it, and the exit status is 1
+    let (base, base_error) = if a.no_baseline {
+        (None, None)
     } else {
         let (btop, bfiles) = baseline(a.block, cfg.lanes, &out.join("baseline"))?;
         eprintln!("synth: baseline {btop} ...");
-        Some(synth(a.target, &btop, &bfiles, &out.join("baseline_synth")).map_err(fail)?)
+        match synth(a.target, &btop, &bfiles, &out.join("baseline_synth")) {
+            Ok(b) => (Some(b), None),
+            Err(e) => {
+                eprintln!("synth: the baseline {btop} failed: {e}");
+                (None, Some(e.to_string()))
+            }
+        }
     };
     let pnr_runs = if a.pnr {
         let text = files
@@ -255,6 +230,9 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     if let Some(b) = &base {
         row(&mut md, "behavioural baseline", b, a.target, None);
     }
+    if let Some(e) = &base_error {
+        writeln!(md, "\nBehavioural baseline: **failed to synthesize** ({e}); no ratio.").unwrap();
+    }
     if let Some(e) = equivalence {
         let what = match e {
             Equivalence::Equivalent => "**equivalent** to the RTL (ABC dprove)",
@@ -301,7 +279,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let report = serde_json::json!({
         "target": a.target.name(), "block": a.block.name(), "top": top, "config": cfg,
         "latency_cycles": cfg.latency(),
-        "rtl": rtl, "baseline": base,
+        "rtl": rtl, "baseline": base, "baseline_error": base_error,
         "lut_ratio_to_baseline": base.as_ref().filter(|b| b.luts > 0).map(|b| rtl.luts as f64 / b.luts as f64),
         "pnr": pnr_best,
         "pnr_seeds": pnr_runs.iter().map(|r| serde_json::json!({"seed": r.seed, "fmax_mhz": r.fmax_mhz, "seconds": r.seconds})).collect::<Vec<_>>(),
@@ -313,6 +291,10 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let mp = out.join("report.md");
     std::fs::write(&mp, &md).map_err(io(&mp))?;
     eprintln!("synth: wrote {} and {}", rp.display(), mp.display());
+    if base_error.is_some() {
+        eprintln!("synth: FAIL: the behavioural baseline did not synthesize (the RTL's report is written)");
+        return Ok(ExitCode::from(1));
+    }
     if equivalence.is_some_and(|e| e != Equivalence::Equivalent) {
         eprintln!("synth: FAIL: the netlist is not proved equal to the RTL");
         return Ok(ExitCode::from(1));

@@ -1,4 +1,5 @@
-//! Helpers shared by the tests of the `pisa` binary.
+//! Helpers shared by the tests of the `pisa` binary (each test binary uses some of them).
+#![allow(dead_code)]
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -418,23 +418,35 @@ pub fn reduction_costs<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
     };
     for k in 1..=5u32 {
         // f32 add: the doc's k shuffles + k adds (no float sum instruction)
-        let n = c(&mut sg, &mut |s| drop(s.reduce_add_tiled(&f, k).unwrap()));
+        let n = c(&mut sg, &mut |s| {
+            s.reduce_add_tiled(&f, k).unwrap();
+        });
         assert_eq!(
             (n.shfl, n.lane_ops, n.subgroup()),
             (k as u64, k as u64, k as u64),
             "f32 reduce_add k={k}"
         );
-        let n = c(&mut sg, &mut |s| drop(s.reduce_all_add_tiled(&f, k).unwrap()));
+        let n = c(&mut sg, &mut |s| {
+            s.reduce_all_add_tiled(&f, k).unwrap();
+        });
         assert_eq!((n.shfl, n.lane_ops), (k as u64, k as u64), "f32 reduce_all_add k={k}");
         // 64-bit: two 32-bit shuffles per step
-        let n = c(&mut sg, &mut |s| drop(s.reduce_add_tiled(&d, k).unwrap()));
+        let n = c(&mut sg, &mut |s| {
+            s.reduce_add_tiled(&d, k).unwrap();
+        });
         assert_eq!((n.shfl, n.lane_ops), (2 * k as u64, k as u64), "f64 reduce_add k={k}");
-        let n = c(&mut sg, &mut |s| drop(s.reduce_max_tiled(&l, k).unwrap()));
+        let n = c(&mut sg, &mut |s| {
+            s.reduce_max_tiled(&l, k).unwrap();
+        });
         assert_eq!(n.shfl, 2 * k as u64, "i64 reduce_max k={k}");
         // i32 add / f32 min: one ired/fred per tile when that is at most k instructions
         let tiles = 1u64 << (5 - k);
-        let n = c(&mut sg, &mut |s| drop(s.reduce_add_tiled(&i, k).unwrap()));
-        let m = c(&mut sg, &mut |s| drop(s.reduce_all_min_tiled(&f, k).unwrap()));
+        let n = c(&mut sg, &mut |s| {
+            s.reduce_add_tiled(&i, k).unwrap();
+        });
+        let m = c(&mut sg, &mut |s| {
+            s.reduce_all_min_tiled(&f, k).unwrap();
+        });
         if tiles <= k as u64 {
             assert_eq!((n.ired, n.shfl), (tiles, 0), "i32 reduce_add k={k}: ired.sum per tile");
             assert_eq!((m.fred, m.shfl), (tiles, 0), "f32 reduce_all_min k={k}: fred.min per tile");
@@ -443,9 +455,13 @@ pub fn reduction_costs<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
             assert_eq!((m.fred, m.shfl), (0, k as u64), "f32 reduce_all_min k={k}: tree");
         }
     }
-    let n = c(&mut sg, &mut |s| drop(s.reduce_add(&f).unwrap()));
+    let n = c(&mut sg, &mut |s| {
+        s.reduce_add(&f).unwrap();
+    });
     assert_eq!(n.shfl, 5, "reduce_add = log2_group_size() shuffles");
-    let n = c(&mut sg, &mut |s| drop(s.reduce_add_tiled(&f, 0).unwrap()));
+    let n = c(&mut sg, &mut |s| {
+        s.reduce_add_tiled(&f, 0).unwrap();
+    });
     assert_eq!(n, Counts::default(), "log2_size 0 is a no-op");
 }
 

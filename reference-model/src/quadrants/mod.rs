@@ -18,6 +18,18 @@
 //! | `segmented_reduce_*` | a ballot of head flags, a segment-bounded `shfl.up.sg` scan, one `shfl.idx` from the segment's last lane |
 //! | `inclusive_*` / `exclusive_*` | `shfl.up.sg` Hillis–Steele scan (+1 `shfl.up` and a select for exclusive) |
 //! | `bitonic_sort_kv*` | `shfl.xor` compare-exchange network, key and value per step |
+//!
+//! ```rust
+//! use pisa_model::quadrants::Subgroup;
+//! let mut sg = Subgroup::new(pisa_model::RefBackend);
+//! let v: [f32; 32] = std::array::from_fn(|i| i as f32);
+//! let total = sg.reduce_all_add(&v).unwrap(); // 5 shfl.xor + 5 adds
+//! assert_eq!(total, [496.0; 32]);
+//! let ids: [i32; 32] = std::array::from_fn(|i| i as i32);
+//! let (k, idx) = sg.bitonic_sort_kv(&v, &ids).unwrap(); // 30 shfl
+//! assert_eq!((k, idx), (v, ids));
+//! assert_eq!(sg.counts().shfl, 35);
+//! ```
 
 mod ident;
 mod movement;
