@@ -1,14 +1,16 @@
 //! The checks, each generic over the backend constructor.
 
 use pisa_model::gen::Rng;
-use pisa_model::quadrants::{ApiError, Counts, Int, Lanes, Num, Subgroup, Value};
+use pisa_model::quadrants::{ApiError, Counts, Int, Lanes, Subgroup, Value};
 use pisa_model::SubgroupBackend;
 
-use super::reference::{fold, hillis_steele, scan, tiles, tree};
+use super::reference::{
+    butterfly, fold, hillis_steele, scan, segmented, segmented_hillis_steele, tiles, tree,
+};
 use super::values::{lanes, Pattern, TestValue, PATTERNS};
 
-fn ids() -> Lanes<u32> {
-    std::array::from_fn(|i| i as u32)
+fn ids() -> Lanes<i32> {
+    std::array::from_fn(|i| i as i32)
 }
 
 fn assert_same<T: TestValue>(got: &[T], want: &[T], what: &str) {
@@ -52,7 +54,7 @@ macro_rules! each_int {
 pub fn doc_examples<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
     let mut sg = Subgroup::new(mk());
     let a: Lanes<f32> = std::array::from_fn(|i| i as f32 * 1.5 - 7.0);
-    let lane = sg.invocation_id();
+    let lane = sg.invocation_id().map(|l| l as u32); // qd.cast(lane, qd.u32)
 
     // Broadcast lane 0 to all lanes: every lane holds lane 0's value; broadcast is interchangeable.
     let s = sg.shuffle(&a, 0).unwrap();
@@ -172,6 +174,8 @@ fn movement_for<T: TestValue, B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
         let idx: Lanes<u32> = std::array::from_fn(|_| rng.u32());
         let got = sg.shuffle(&v, idx).unwrap();
         assert_same(&got, &idx.map(|j| v[(j % 32) as usize]), "shuffle");
+        // broadcast with a per-lane index is shuffle (CUDA / AMDGPU; SPIR-V needs it uniform)
+        assert_same(&sg.broadcast(&v, idx).unwrap(), &got, "broadcast, per-lane index");
         for off in [0u32, 1, 3, 16, 31] {
             let up = sg.shuffle_up(&v, off).unwrap();
             let want: Vec<T> = (0..32)
@@ -230,9 +234,8 @@ pub fn identification<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
     assert_eq!(1usize << sg.log2_group_size(), sg.group_size());
     sg.reset_counts();
     let e = sg.elect().unwrap();
-    assert_eq!(e.iter().filter(|&&x| x == 1).count(), 1, "exactly one leader");
-    assert_eq!(e[0], 1, "the lowest active lane");
-    assert_eq!(sg.counts(), Counts { redfirstidx: 1, lane_ops: 1, ..Counts::default() });
+    assert_eq!(e, std::array::from_fn(|i| (i == 0) as i32), "1 on lane 0, 0 elsewhere");
+    assert_eq!(sg.counts(), Counts { lane_ops: 1, ..Counts::default() }, "invocation_id() == 0");
     sg.reset_counts();
     sg.sync().unwrap();
     sg.mem_fence().unwrap();
@@ -252,7 +255,7 @@ pub fn ballots<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
         assert_eq!(sg.ballot(&pred).unwrap(), [want; 32]);
         assert_eq!(sg.counts().ired, 1, "one ired.or of lane bits");
         assert_eq!(sg.counts().subgroup(), 1);
-        for n in [0u32, 1, 7, 31, 32] {
+        for n in [1u32, 7, 31, 32] {
             let m = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
             assert_eq!(sg.ballot_first_n(&pred, n).unwrap(), [want as u32 & m; 32], "n = {n}");
         }
@@ -352,13 +355,18 @@ fn reductions_for<T: TestValue, B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
                 [sg.reduce_max_tiled(&v, k).unwrap(), sg.reduce_all_max_tiled(&v, k).unwrap()];
             for t in tiles(k) {
                 let vals = &v[t.clone()];
-                // float add is not associative: the doc's shuffle-tree order
-                let sum = if is_float::<T>() { tree(vals, T::add) } else { fold(vals, T::add) };
+                // float add is not associative: quadrants' orders, the shuffle_down tree for
+                // reduce_add and the xor butterfly (adjacent pairs first) for reduce_all_add
+                let (sum, all_sum) = if is_float::<T>() {
+                    (tree(vals, T::add), butterfly(vals, T::add))
+                } else {
+                    (fold(vals, T::add), fold(vals, T::add))
+                };
                 let what = format!("{} k={k} {p:?} tile {t:?}", T::NAME);
                 assert_same(&add[t.start..t.start + 1], &[sum], &format!("reduce_add {what}"));
                 assert_same(
                     &all_add[t.clone()],
-                    &vec![sum; t.len()],
+                    &vec![all_sum; t.len()],
                     &format!("reduce_all_add {what}"),
                 );
                 let mn = fold(vals, T::min);
@@ -484,42 +492,23 @@ fn segmented_for<T: TestValue, B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
                     sg.segmented_reduce_max_tiled(&v, &head, k).unwrap(),
                 ];
                 if k > 0 {
-                    let per = 1 + (k as u64 + 1) * T::WORDS as u64;
-                    assert_eq!(
-                        sg.counts().subgroup(),
-                        3 * per,
-                        "ballot + k scan steps + 1 broadcast"
-                    );
+                    let per = 1 + k as u64 * T::WORDS as u64;
+                    assert_eq!(sg.counts().subgroup(), 3 * per, "one ballot + k scan steps");
                 }
                 for t in tiles(k) {
-                    // segments: start at the tile start and at every head
-                    let mut starts: Vec<usize> =
-                        t.clone().filter(|&i| i == t.start || head[i] != 0).collect();
-                    starts.push(t.end);
-                    for w in starts.windows(2) {
-                        let seg = &v[w[0]..w[1]];
-                        let sum = if is_float::<T>() {
-                            *hillis_steele(seg, T::add).last().unwrap()
-                        } else {
-                            fold(seg, T::add)
-                        };
-                        let what = format!("{} k={k} {p:?} segment {}..{}", T::NAME, w[0], w[1]);
-                        assert_same(
-                            &got[0][w[0]..w[1]],
-                            &vec![sum; seg.len()],
-                            &format!("segmented add {what}"),
-                        );
-                        assert_same(
-                            &got[1][w[0]..w[1]],
-                            &vec![fold(seg, T::min); seg.len()],
-                            &format!("segmented min {what}"),
-                        );
-                        assert_same(
-                            &got[2][w[0]..w[1]],
-                            &vec![fold(seg, T::max); seg.len()],
-                            &format!("segmented max {what}"),
-                        );
-                    }
+                    let vals = &v[t.clone()];
+                    let heads: Vec<bool> = t.clone().map(|i| head[i] != 0).collect();
+                    let add = if is_float::<T>() {
+                        segmented_hillis_steele(vals, &heads, T::add)
+                    } else {
+                        segmented(vals, &heads, T::add)
+                    };
+                    let what = format!("{} k={k} {p:?} tile {t:?}", T::NAME);
+                    assert_same(&got[0][t.clone()], &add, &format!("segmented add {what}"));
+                    let mn = segmented(vals, &heads, T::min);
+                    assert_same(&got[1][t.clone()], &mn, &format!("segmented min {what}"));
+                    let mx = segmented(vals, &heads, T::max);
+                    assert_same(&got[2][t.clone()], &mx, &format!("segmented max {what}"));
                 }
             }
         }
@@ -532,23 +521,32 @@ pub fn segmented_reductions<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
 
 // ---------------------------------------------------------------- scans
 
+/// One scan under test: its operator, its identity, and whether any association gives the same
+/// result (integers, min, max) or only the library's order does (float add and mul).
+struct ScanOp<T> {
+    f: fn(T, T) -> T,
+    id: T,
+    exact: bool,
+}
+
+/// The scan of every tile: a sequential fold where the order cannot matter, else quadrants'
+/// order (Hillis-Steele; exclusive scans run it on the input shifted up by one lane with the
+/// identity in front).
 fn check_scan<T: TestValue>(
+    what: &str,
     got: &Lanes<T>,
     v: &Lanes<T>,
     k: u32,
     exclusive: bool,
-    id: T,
-    f: fn(T, T) -> T,
-    exact: bool,
-    what: &str,
+    op: &ScanOp<T>,
 ) {
     for t in tiles(k) {
-        let incl = if exact { scan(&v[t.clone()], f) } else { hillis_steele(&v[t.clone()], f) };
-        let want: Vec<T> = if exclusive {
-            std::iter::once(id).chain(incl[..incl.len() - 1].iter().copied()).collect()
+        let input: Vec<T> = if exclusive {
+            std::iter::once(op.id).chain(v[t.start..t.end - 1].iter().copied()).collect()
         } else {
-            incl
+            v[t.clone()].to_vec()
         };
+        let want = if op.exact { scan(&input, op.f) } else { hillis_steele(&input, op.f) };
         assert_same(&got[t.clone()], &want, &format!("{what} {} k={k} tile {t:?}", T::NAME));
     }
 }
@@ -557,202 +555,89 @@ fn scans_num<T: TestValue, B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
     let mut sg = Subgroup::new(mk());
     let mut rng = Rng::new(41);
     let exact = !is_float::<T>();
+    let add = ScanOp { f: T::add, id: T::ZERO, exact };
+    let mul = ScanOp { f: T::mul, id: T::ONE, exact };
+    let min = ScanOp { f: T::min, id: T::MIN_IDENTITY, exact: true };
+    let max = ScanOp { f: T::max, id: T::MAX_IDENTITY, exact: true };
     for p in PATTERNS {
         for k in 0..=5 {
             let v: Lanes<T> = lanes(&mut rng, p);
             check_scan(
+                "inclusive_add",
                 &sg.inclusive_add_tiled(&v, k).unwrap(),
                 &v,
                 k,
                 false,
-                T::ZERO,
-                T::add,
-                exact,
-                "inclusive_add",
+                &add,
             );
+            check_scan("exclusive_add", &sg.exclusive_add_tiled(&v, k).unwrap(), &v, k, true, &add);
             check_scan(
-                &sg.exclusive_add_tiled(&v, k).unwrap(),
-                &v,
-                k,
-                true,
-                T::ZERO,
-                T::add,
-                exact,
-                "exclusive_add",
-            );
-            check_scan(
+                "inclusive_mul",
                 &sg.inclusive_mul_tiled(&v, k).unwrap(),
                 &v,
                 k,
                 false,
-                T::ONE,
-                T::mul,
-                exact,
-                "inclusive_mul",
+                &mul,
             );
+            check_scan("exclusive_mul", &sg.exclusive_mul_tiled(&v, k).unwrap(), &v, k, true, &mul);
             check_scan(
-                &sg.exclusive_mul_tiled(&v, k).unwrap(),
-                &v,
-                k,
-                true,
-                T::ONE,
-                T::mul,
-                exact,
-                "exclusive_mul",
-            );
-            check_scan(
+                "inclusive_min",
                 &sg.inclusive_min_tiled(&v, k).unwrap(),
                 &v,
                 k,
                 false,
-                T::MIN_IDENTITY,
-                T::min,
-                true,
-                "inclusive_min",
+                &min,
             );
+            check_scan("exclusive_min", &sg.exclusive_min_tiled(&v, k).unwrap(), &v, k, true, &min);
             check_scan(
-                &sg.exclusive_min_tiled(&v, k).unwrap(),
-                &v,
-                k,
-                true,
-                T::MIN_IDENTITY,
-                T::min,
-                true,
-                "exclusive_min",
-            );
-            check_scan(
+                "inclusive_max",
                 &sg.inclusive_max_tiled(&v, k).unwrap(),
                 &v,
                 k,
                 false,
-                T::MAX_IDENTITY,
-                T::max,
-                true,
-                "inclusive_max",
+                &max,
             );
-            check_scan(
-                &sg.exclusive_max_tiled(&v, k).unwrap(),
-                &v,
-                k,
-                true,
-                T::MAX_IDENTITY,
-                T::max,
-                true,
-                "exclusive_max",
-            );
+            check_scan("exclusive_max", &sg.exclusive_max_tiled(&v, k).unwrap(), &v, k, true, &max);
         }
         let v: Lanes<T> = lanes(&mut rng, p);
-        check_scan(
-            &sg.inclusive_add(&v).unwrap(),
-            &v,
-            5,
-            false,
-            T::ZERO,
-            T::add,
-            exact,
-            "inclusive_add (bare)",
-        );
-        check_scan(
-            &sg.exclusive_max(&v).unwrap(),
-            &v,
-            5,
-            true,
-            T::MAX_IDENTITY,
-            T::max,
-            true,
-            "exclusive_max (bare)",
-        );
+        check_scan("inclusive_add (bare)", &sg.inclusive_add(&v).unwrap(), &v, 5, false, &add);
+        check_scan("exclusive_max (bare)", &sg.exclusive_max(&v).unwrap(), &v, 5, true, &max);
     }
 }
 
 fn scans_int<T: TestValue + Int, B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
     let mut sg = Subgroup::new(mk());
     let mut rng = Rng::new(43);
+    let and = ScanOp { f: T::and, id: T::ALL_ONES, exact: true };
+    let or = ScanOp { f: T::or, id: T::ZERO, exact: true };
+    let xor = ScanOp { f: T::xor, id: T::ZERO, exact: true };
     for p in PATTERNS {
         for k in 0..=5 {
             let v: Lanes<T> = lanes(&mut rng, p);
             check_scan(
+                "inclusive_and",
                 &sg.inclusive_and_tiled(&v, k).unwrap(),
                 &v,
                 k,
                 false,
-                T::ALL_ONES,
-                T::and,
-                true,
-                "inclusive_and",
+                &and,
             );
+            check_scan("exclusive_and", &sg.exclusive_and_tiled(&v, k).unwrap(), &v, k, true, &and);
+            check_scan("inclusive_or", &sg.inclusive_or_tiled(&v, k).unwrap(), &v, k, false, &or);
+            check_scan("exclusive_or", &sg.exclusive_or_tiled(&v, k).unwrap(), &v, k, true, &or);
             check_scan(
-                &sg.exclusive_and_tiled(&v, k).unwrap(),
-                &v,
-                k,
-                true,
-                T::ALL_ONES,
-                T::and,
-                true,
-                "exclusive_and",
-            );
-            check_scan(
-                &sg.inclusive_or_tiled(&v, k).unwrap(),
-                &v,
-                k,
-                false,
-                T::ZERO,
-                T::or,
-                true,
-                "inclusive_or",
-            );
-            check_scan(
-                &sg.exclusive_or_tiled(&v, k).unwrap(),
-                &v,
-                k,
-                true,
-                T::ZERO,
-                T::or,
-                true,
-                "exclusive_or",
-            );
-            check_scan(
+                "inclusive_xor",
                 &sg.inclusive_xor_tiled(&v, k).unwrap(),
                 &v,
                 k,
                 false,
-                T::ZERO,
-                T::xor,
-                true,
-                "inclusive_xor",
+                &xor,
             );
-            check_scan(
-                &sg.exclusive_xor_tiled(&v, k).unwrap(),
-                &v,
-                k,
-                true,
-                T::ZERO,
-                T::xor,
-                true,
-                "exclusive_xor",
-            );
+            check_scan("exclusive_xor", &sg.exclusive_xor_tiled(&v, k).unwrap(), &v, k, true, &xor);
         }
         let v: Lanes<T> = lanes(&mut rng, p);
-        check_scan(
-            &sg.inclusive_xor(&v).unwrap(),
-            &v,
-            5,
-            false,
-            T::ZERO,
-            T::xor,
-            true,
-            "inclusive_xor (bare)",
-        );
-        check_scan(
-            &sg.exclusive_and(&v).unwrap(),
-            &v,
-            5,
-            true,
-            T::ALL_ONES,
-            T::and,
-            true,
-            "exclusive_and (bare)",
-        );
+        check_scan("inclusive_xor (bare)", &sg.inclusive_xor(&v).unwrap(), &v, 5, false, &xor);
+        check_scan("exclusive_and (bare)", &sg.exclusive_and(&v).unwrap(), &v, 5, true, &and);
     }
 }
 
@@ -914,6 +799,10 @@ pub fn bad_use_is_rejected<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
     assert!(matches!(sg.bitonic_sort_kv_tiled(&v, &v, 6), Err(ApiError::Log2Size { .. })));
     assert!(matches!(sg.segmented_reduce_max_tiled(&v, &p, 32), Err(ApiError::Log2Size { .. })));
     assert_eq!(sg.ballot_first_n(&p, 33).unwrap_err(), ApiError::BallotN(33));
+    assert_eq!(
+        sg.ballot_first_n(&p, 0).unwrap_err().to_string(),
+        "ballot_first_n: n = 0 is out of range 1..=32 (the result is a u32 covering lanes [0, n))"
+    );
     assert_eq!(sg.lanemask_ge(32).unwrap_err(), ApiError::LaneId { op: "lanemask_ge", lane: 32 });
     assert_eq!(
         sg.lanemask_eq(u32::MAX).unwrap_err().to_string(),

@@ -9,6 +9,7 @@
 #![allow(dead_code)]
 
 pub mod checks;
+pub mod library;
 pub mod reference;
 pub mod values;
 
@@ -20,6 +21,18 @@ macro_rules! quadrants_suite {
             votes_tiled, all_equal_semantics, lanemasks, reductions, reduction_costs,
             segmented_reductions, scans, scan_order_non_commutative, scan_costs, bitonic_sort,
             bitonic_sort_sentinels_and_duplicates, bad_use_is_rejected, deprecated_aliases);
+        quadrants_suite!(@library $ctor;
+            library_data_movement, library_reductions, library_segmented, library_scans,
+            library_noncommutative_scan, library_votes, library_ballots_and_lanemasks,
+            library_identification, library_full_matches_tiled, library_sort);
+    };
+    (@library $ctor:expr; $($name:ident),*) => {
+        $(
+            #[test]
+            fn $name() {
+                $crate::quadrants_suite::library::$name(&$ctor);
+            }
+        )*
     };
     (@tests $ctor:expr; $($name:ident),*) => {
         $(

@@ -23,6 +23,47 @@ pub fn tree<T: Copy>(v: &[T], f: impl Fn(T, T) -> T + Copy) -> T {
     tree(&pairs, f)
 }
 
+/// The butterfly order of `reduce_all_*` (masks 1, 2, 4, ...): adjacent pairs first, then pairs
+/// of pairs.
+pub fn butterfly<T: Copy>(v: &[T], f: impl Fn(T, T) -> T + Copy) -> T {
+    if v.len() == 1 {
+        return v[0];
+    }
+    let pairs: Vec<T> = v.chunks(2).map(|p| f(p[0], p[1])).collect();
+    butterfly(&pairs, f)
+}
+
+/// quadrants' segmented reduction, straight from its docstring: lane `i` gets the fold of
+/// `v[head_below ..= i]`, `head_below` the last lane `<= i` of the tile with a set head (the
+/// tile's first lane if none).
+pub fn segmented<T: Copy>(v: &[T], head: &[bool], f: impl Fn(T, T) -> T) -> Vec<T> {
+    (0..v.len())
+        .map(|i| {
+            let h = (0..=i).rev().find(|&j| head[j]).unwrap_or(0);
+            fold(&v[h..=i], &f)
+        })
+        .collect()
+}
+
+/// The same association as quadrants' Hillis-Steele loop for floats: at distance `d`, a lane at
+/// least `d` past its head takes `f(own, value d lanes below)`.
+pub fn segmented_hillis_steele<T: Copy>(v: &[T], head: &[bool], f: impl Fn(T, T) -> T) -> Vec<T> {
+    let dist: Vec<usize> =
+        (0..v.len()).map(|i| i - (0..=i).rev().find(|&j| head[j]).unwrap_or(0)).collect();
+    let mut x = v.to_vec();
+    let mut d = 1;
+    while d < x.len() {
+        let prev = x.clone();
+        for i in d..x.len() {
+            if dist[i] >= d {
+                x[i] = f(prev[i], prev[i - d]);
+            }
+        }
+        d *= 2;
+    }
+    x
+}
+
 /// Sequential inclusive scan.
 pub fn scan<T: Copy>(v: &[T], f: impl Fn(T, T) -> T) -> Vec<T> {
     let mut out = Vec::with_capacity(v.len());

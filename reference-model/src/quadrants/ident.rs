@@ -1,13 +1,13 @@
 //! Identification and control: `invocation_id`, `group_size`, `log2_group_size`, `elect`, `sync`,
 //! `mem_fence`, and the deprecated `barrier` / `memory_barrier` names.
 
-use super::{lane_ids, Lanes, Result, Subgroup, FULL, GROUP_SIZE, LOG2_GROUP_SIZE};
+use super::{lane_ids, Lanes, Result, Subgroup, GROUP_SIZE, LOG2_GROUP_SIZE};
 use crate::backend::SubgroupBackend;
-use crate::op::{SgOp, LANES};
 
 impl<B: SubgroupBackend> Subgroup<B> {
-    /// Each lane's index in the subgroup (0..=31). No instruction.
-    pub fn invocation_id(&self) -> Lanes<u32> {
+    /// Each lane's index in the subgroup, `0..=31`, as an `i32` (quadrants `invocation_id`).
+    /// No instruction.
+    pub fn invocation_id(&self) -> Lanes<i32> {
         lane_ids()
     }
 
@@ -21,11 +21,12 @@ impl<B: SubgroupBackend> Subgroup<B> {
         LOG2_GROUP_SIZE
     }
 
-    /// 1 in exactly one lane — the lowest active lane, found with `redfirstidx` — and 0 elsewhere.
+    /// 1 on lane 0 and 0 on every other lane: quadrants implements `elect` as
+    /// `invocation_id() == 0` (lane 0 is active under the all-lanes-active contract). One
+    /// lane-local compare, no instruction.
     pub fn elect(&mut self) -> Result<Lanes<i32>> {
-        let (first, _) = self.issue(SgOp::RedFirstIdx, [0; LANES], [0; LANES], FULL)?;
         self.lane_ops(1);
-        Ok(std::array::from_fn(|i| (first[i] == i as u32) as i32))
+        Ok(lane_ids().map(|l| (l == 0) as i32))
     }
 
     /// Execution barrier across the subgroup. The sub-group unit completes every instruction

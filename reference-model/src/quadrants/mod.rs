@@ -11,11 +11,11 @@
 //! | API | lowering |
 //! |---|---|
 //! | `shuffle`, `shuffle_{up,down,xor}`, `broadcast[_first]` | one `shfl.{idx,up,dn,xor}` per 32-bit word |
-//! | `elect` | `redfirstidx` of the full mask + a compare |
+//! | `elect` | `invocation_id() == 0`, no instruction |
 //! | `ballot*`, `{all,any}_true*` | one `ired.or`/`ired.and` of lane bits; tiles extracted lane-locally |
 //! | `all_equal*` | `shfl.idx.sg` of the tile's lane 0, native `==`, one `ired` vote |
-//! | `reduce*_add/min/max` | `ired.sum/smin/smax/umin/umax` (i32, u32) or `fred.min/max` (f32) when a tile needs at most `log2_size` of them; otherwise the doc's `shfl.dn` tree (`reduce_*`) or `shfl.xor` butterfly (`reduce_all_*`) |
-//! | `segmented_reduce_*` | a ballot of head flags, a segment-bounded `shfl.up.sg` scan, one `shfl.idx` from the segment's last lane |
+//! | `reduce*_add/min/max` | `ired.sum/smin/smax/umin/umax` (i32, u32) or `fred.min/max` (f32) when a tile needs at most `log2_size` of them; otherwise the library's `shfl.dn` tree (`reduce_*`) or `shfl.xor` butterfly of masks 1, 2, 4, ... (`reduce_all_*`) |
+//! | `segmented_reduce_*` | a ballot of head flags, then a `shfl.up.sg` scan guarded by each lane's distance from its head |
 //! | `inclusive_*` / `exclusive_*` | `shfl.up.sg` Hillis–Steele scan (+1 `shfl.up` and a select for exclusive) |
 //! | `bitonic_sort_kv*` | `shfl.xor` compare-exchange network, key and value per step |
 //!
@@ -40,7 +40,7 @@ pub mod value;
 mod vote;
 
 pub use movement::LaneArg;
-pub use value::{Int, Num, Value};
+pub use value::{Flag, Int, Num, Value};
 
 use crate::backend::{BackendError, SubgroupBackend};
 use crate::op::{SgOp, ShflMode, LANES};
@@ -79,7 +79,7 @@ pub enum ApiError {
     #[error("{op}: log2_size {log2_size} is out of range 0..=5 (the subgroup has 32 lanes)")]
     Log2Size { op: &'static str, log2_size: u32 },
     #[error(
-        "ballot_first_n: n = {0} is larger than 32 (the result is a u32 covering lanes [0, n))"
+        "ballot_first_n: n = {0} is out of range 1..=32 (the result is a u32 covering lanes [0, n))"
     )]
     BallotN(u32),
     #[error("{op}: lane id {lane} is out of range 0..=31")]
@@ -97,8 +97,8 @@ pub struct Subgroup<B: SubgroupBackend> {
 }
 
 /// The lane id of every lane.
-pub(crate) fn lane_ids() -> Lanes<u32> {
-    std::array::from_fn(|i| i as u32)
+pub(crate) fn lane_ids() -> Lanes<i32> {
+    std::array::from_fn(|i| i as i32)
 }
 
 pub(crate) fn check_log2(op: &'static str, log2_size: u32) -> Result<()> {

@@ -77,13 +77,19 @@ impl<B: SubgroupBackend> Subgroup<B> {
         self.shfl(ShflMode::Xor, false, value, mask.into().lanes())
     }
 
-    /// Every lane receives `value[index % 32]`; `index` is uniform (the SPIR-V contract).
-    pub fn broadcast<T: Value>(&mut self, value: &Lanes<T>, index: u32) -> Result<Lanes<T>> {
-        self.shfl(ShflMode::Idx, false, value, [index; LANES])
+    /// Lane `i` receives `value[index[i] % 32]`. quadrants requires a uniform `index` on SPIR-V
+    /// only; on CUDA and AMDGPU `broadcast` "may vary per lane and the call is identical to
+    /// `shuffle(value, index)`", which is what this is (`shfl.idx` takes a per-lane index).
+    pub fn broadcast<T: Value>(
+        &mut self,
+        value: &Lanes<T>,
+        index: impl Into<LaneArg>,
+    ) -> Result<Lanes<T>> {
+        self.shfl(ShflMode::Idx, false, value, index.into().lanes())
     }
 
     /// `broadcast(value, 0)`.
     pub fn broadcast_first<T: Value>(&mut self, value: &Lanes<T>) -> Result<Lanes<T>> {
-        self.broadcast(value, 0)
+        self.broadcast(value, 0u32)
     }
 }

@@ -4,7 +4,8 @@
 //! A Hillis–Steele scan on `shfl.up.sg`: `log2_size` steps; at distance `d` a lane whose position
 //! in its tile is at least `d` combines `op(value from d lanes below, own value)` — lower lanes
 //! always on the left, so lane `i` holds `v[0] op v[1] op ... op v[i]` of its tile in lane order.
-//! Exclusive scans add one `shfl.up` by 1 and a select of the identity in each tile's lane 0.
+//! Exclusive scans shift the input up by one lane first (one `shfl.up` and a select of the
+//! identity in each tile's lane 0), then scan inclusively, as quadrants does.
 
 use super::{check_log2, tile_src1, Int, Lanes, Num, Result, Subgroup, Value, LOG2_GROUP_SIZE};
 use crate::backend::SubgroupBackend;
@@ -37,8 +38,10 @@ impl<B: SubgroupBackend> Subgroup<B> {
         Ok(x)
     }
 
-    /// Exclusive scan: lane `i` holds the inclusive scan of lanes before it in its tile, the
-    /// tile's lane 0 holds `identity`.
+    /// Exclusive scan: the tile's lane 0 holds `identity`, lane `i` the scan of the lanes before
+    /// it. As quadrants' `_exclusive_scan_tiled`: the input is shifted up by one lane first
+    /// (`shfl.up` by 1, `identity` in each tile's lane 0), then scanned inclusively, so lane `i`
+    /// combines `identity, v[0], ..., v[i-1]` in the inclusive scan's order.
     pub fn exclusive_scan_tiled_with<T: Value>(
         &mut self,
         v: &Lanes<T>,
@@ -50,12 +53,12 @@ impl<B: SubgroupBackend> Subgroup<B> {
         if log2_size == 0 {
             return Ok([identity; LANES]); // one-lane tiles: nothing comes before any lane
         }
-        let incl = self.inclusive_scan_tiled_with(v, log2_size, op)?;
-        let prev =
-            self.shfl(ShflMode::Up, true, &incl, [tile_src1(ShflMode::Up, log2_size, 1); LANES])?;
+        let up =
+            self.shfl(ShflMode::Up, true, v, [tile_src1(ShflMode::Up, log2_size, 1); LANES])?;
         self.lane_ops(1);
         let mask = (1usize << log2_size) - 1;
-        Ok(std::array::from_fn(|i| if i & mask == 0 { identity } else { prev[i] }))
+        let prev: Lanes<T> = std::array::from_fn(|i| if i & mask == 0 { identity } else { up[i] });
+        self.inclusive_scan_tiled_with(&prev, log2_size, op)
     }
 }
 

@@ -47,6 +47,9 @@ impl<B: SubgroupBackend> Subgroup<B> {
                     // the last stage merges the whole tile ascending; earlier ones alternate by bit s
                     let ascending = s == log2_size || i & size == 0;
                     let lower = i & stride == 0;
+                    // exchange only on a strict lex `<` either way: with NaN both tests are
+                    // false and the pair stays, so the output is a permutation of the input
+                    // (docs/spec-notes.md E13: quadrants' docstring, not its code, decides)
                     let partner_less = less(pk[i], pv[i], k[i], v[i]);
                     let mine_less = less(k[i], v[i], pk[i], pv[i]);
                     let take = if lower == ascending { partner_less } else { mine_less };

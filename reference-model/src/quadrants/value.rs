@@ -21,6 +21,29 @@ pub trait Value: Copy + PartialEq + Debug + Default + 'static {
     fn from_words(lo: u32, hi: u32) -> Self;
 }
 
+/// A predicate or head flag: any integer dtype (and `bool`); a lane's flag is set when it is not
+/// zero, as quadrants lowers them (`i32(predicate != 0)`, `head_flag != 0`).
+pub trait Flag: Copy + 'static {
+    fn is_set(self) -> bool;
+}
+
+macro_rules! flags {
+    ($($t:ty),*) => {$(
+        impl Flag for $t {
+            fn is_set(self) -> bool {
+                self != 0
+            }
+        }
+    )*};
+}
+flags!(i32, u32, i64, u64);
+
+impl Flag for bool {
+    fn is_set(self) -> bool {
+        self
+    }
+}
+
 /// Arithmetic for reductions and scans (`add`, `mul`, `min`, `max`).
 pub trait Num: Value {
     const ZERO: Self;

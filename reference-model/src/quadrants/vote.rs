@@ -5,7 +5,9 @@
 //! (a ballot), or its flag to an `ired.and`/`ired.or`. Tiled votes take one ballot and extract
 //! their tile's bits lane-locally, so every vote costs one instruction at any tile size.
 
-use super::{check_log2, segmask, ApiError, Lanes, Result, Subgroup, Value, FULL, LOG2_GROUP_SIZE};
+use super::{
+    check_log2, segmask, ApiError, Flag, Lanes, Result, Subgroup, Value, FULL, LOG2_GROUP_SIZE,
+};
 use crate::backend::SubgroupBackend;
 use crate::op::{IntType, IredOp, SgOp, ShflMode, LANES};
 
@@ -22,43 +24,45 @@ fn tile_bits(ballot: u32, lane: usize, k: u32) -> (u32, u32) {
 
 impl<B: SubgroupBackend> Subgroup<B> {
     /// The 32-bit ballot of `pred != 0` in every lane (one `ired.or`).
-    pub(crate) fn ballot32(&mut self, pred: &Lanes<i32>) -> Result<u32> {
-        let bits: Lanes<u32> = std::array::from_fn(|i| ((pred[i] != 0) as u32) << i);
+    pub(crate) fn ballot32<P: Flag>(&mut self, pred: &Lanes<P>) -> Result<u32> {
+        let bits: Lanes<u32> = std::array::from_fn(|i| (pred[i].is_set() as u32) << i);
         self.lane_ops(2); // compare, shift
         let (v, _) = self.issue(OR, bits, [0; LANES], FULL)?;
         Ok(v[0])
     }
 
     /// Bit `i` set when lane `i`'s predicate is non-zero; every lane gets the same `u64` (the
-    /// upper 32 bits are 0 on a wave32 subgroup).
-    pub fn ballot(&mut self, predicate: &Lanes<i32>) -> Result<Lanes<u64>> {
+    /// upper 32 bits are 0 on a wave32 subgroup). The predicate is any integer dtype.
+    pub fn ballot<P: Flag>(&mut self, predicate: &Lanes<P>) -> Result<Lanes<u64>> {
         let b = self.ballot32(predicate)? as u64;
         Ok([b; LANES])
     }
 
     #[deprecated(note = "renamed to `ballot(predicate)`")]
-    pub fn ballot_full_subgroup(&mut self, predicate: &Lanes<i32>) -> Result<Lanes<u64>> {
+    pub fn ballot_full_subgroup<P: Flag>(&mut self, predicate: &Lanes<P>) -> Result<Lanes<u64>> {
         self.ballot(predicate)
     }
 
-    /// The ballot of lanes `[0, n)` as a `u32`; `n <= 32`.
-    pub fn ballot_first_n(&mut self, predicate: &Lanes<i32>, n: u32) -> Result<Lanes<u32>> {
-        if n > LANES as u32 {
+    /// The ballot of lanes `[0, n)` as a `u32`: bit `i` set iff `i < n` and lane `i`'s predicate
+    /// is non-zero. `n` is in `1..=32` (quadrants `ballot_first_n`: "a compile-time constant in
+    /// [1, 32]").
+    pub fn ballot_first_n<P: Flag>(&mut self, predicate: &Lanes<P>, n: u32) -> Result<Lanes<u32>> {
+        if !(1..=LANES as u32).contains(&n) {
             return Err(ApiError::BallotN(n));
         }
-        let pred = if n == LANES as u32 {
-            *predicate
+        let pred: Lanes<bool> = if n == LANES as u32 {
+            predicate.map(Flag::is_set)
         } else {
             // the doc's "one multiply on the predicate": lanes >= n contribute 0
             self.lane_ops(1);
-            std::array::from_fn(|i| predicate[i] * ((i as u32) < n) as i32)
+            std::array::from_fn(|i| predicate[i].is_set() && (i as u32) < n)
         };
         Ok([self.ballot32(&pred)?; LANES])
     }
 
-    fn vote(&mut self, predicate: &Lanes<i32>, k: u32, all: bool) -> Result<Lanes<i32>> {
+    fn vote<P: Flag>(&mut self, predicate: &Lanes<P>, k: u32, all: bool) -> Result<Lanes<i32>> {
         if k == LOG2_GROUP_SIZE {
-            let flags = predicate.map(|p| (p != 0) as u32);
+            let flags = predicate.map(|p| p.is_set() as u32);
             self.lane_ops(1);
             let (v, _) = self.issue(if all { AND } else { OR }, flags, [0; LANES], FULL)?;
             return Ok(v.map(|x| x as i32));
@@ -72,23 +76,31 @@ impl<B: SubgroupBackend> Subgroup<B> {
     }
 
     /// 1 in every lane if every lane's predicate is non-zero, else 0.
-    pub fn all_true(&mut self, predicate: &Lanes<i32>) -> Result<Lanes<i32>> {
+    pub fn all_true<P: Flag>(&mut self, predicate: &Lanes<P>) -> Result<Lanes<i32>> {
         self.vote(predicate, LOG2_GROUP_SIZE, true)
     }
 
     /// 1 in every lane if any lane's predicate is non-zero, else 0.
-    pub fn any_true(&mut self, predicate: &Lanes<i32>) -> Result<Lanes<i32>> {
+    pub fn any_true<P: Flag>(&mut self, predicate: &Lanes<P>) -> Result<Lanes<i32>> {
         self.vote(predicate, LOG2_GROUP_SIZE, false)
     }
 
     /// `all_true` per `2^log2_size`-lane tile, broadcast to the tile.
-    pub fn all_true_tiled(&mut self, predicate: &Lanes<i32>, log2_size: u32) -> Result<Lanes<i32>> {
+    pub fn all_true_tiled<P: Flag>(
+        &mut self,
+        predicate: &Lanes<P>,
+        log2_size: u32,
+    ) -> Result<Lanes<i32>> {
         check_log2("all_true_tiled", log2_size)?;
         self.vote(predicate, log2_size, true)
     }
 
     /// `any_true` per `2^log2_size`-lane tile, broadcast to the tile.
-    pub fn any_true_tiled(&mut self, predicate: &Lanes<i32>, log2_size: u32) -> Result<Lanes<i32>> {
+    pub fn any_true_tiled<P: Flag>(
+        &mut self,
+        predicate: &Lanes<P>,
+        log2_size: u32,
+    ) -> Result<Lanes<i32>> {
         check_log2("any_true_tiled", log2_size)?;
         self.vote(predicate, log2_size, false)
     }
