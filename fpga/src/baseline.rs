@@ -14,9 +14,15 @@ const REDUCE: &str = include_str!("../baseline/pisa_base_reduce.v");
 const LZC: &str = include_str!("../baseline/pisa_base_lzc.v");
 const UNIT: &str = include_str!("../baseline/pisa_base_unit.v");
 
-/// The baseline of `block` (`unit`, `xbar`, `reduce` or `lzc`) for `lanes` lanes: its top module
-/// and its files as `(file name, text)`, with the lane parameters set.
-pub fn sources(block: &str, lanes: usize) -> Result<(String, Vec<(&'static str, String)>), String> {
+/// A baseline's top module and its files.
+pub struct Baseline {
+    pub top: String,
+    /// `(file name, text)`, with the lane parameters set.
+    pub files: Vec<(&'static str, String)>,
+}
+
+/// The baseline of `block` (`unit`, `xbar`, `reduce` or `lzc`) for `lanes` lanes.
+pub fn sources(block: &str, lanes: usize) -> Result<Baseline, String> {
     if !lanes.is_power_of_two() || !(4..=32).contains(&lanes) {
         return Err(format!("baseline: {lanes} lanes (use 4, 8, 16 or 32)"));
     }
@@ -38,7 +44,7 @@ pub fn sources(block: &str, lanes: usize) -> Result<(String, Vec<(&'static str, 
         ],
         other => return Err(format!("baseline: no baseline of block '{other}'")),
     };
-    Ok((format!("pisa_base_{block}"), files))
+    Ok(Baseline { top: format!("pisa_base_{block}"), files })
 }
 
 #[cfg(test)]
@@ -48,10 +54,10 @@ mod tests {
         for text in [super::XBAR, super::REDUCE, super::LZC, super::UNIT] {
             assert!(text.contains("parameter integer N = 32"));
         }
-        let (top, files) = super::sources("unit", 8).unwrap();
-        assert_eq!(top, "pisa_base_unit");
-        assert!(files.iter().all(|(_, t)| t.contains("parameter integer N = 8")));
-        assert!(files[0].1.contains("parameter integer K = 3"));
+        let b = super::sources("unit", 8).unwrap();
+        assert_eq!(b.top, "pisa_base_unit");
+        assert!(b.files.iter().all(|(_, t)| t.contains("parameter integer N = 8")));
+        assert!(b.files[0].1.contains("parameter integer K = 3"));
         assert!(super::sources("alu", 8).is_err() && super::sources("xbar", 12).is_err());
     }
 }

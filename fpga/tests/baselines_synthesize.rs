@@ -9,7 +9,7 @@ use pisa_fpga::{baseline, synth, Target};
 fn the_32_lane_unit_baseline_synthesizes_for_every_target() {
     let dir = std::env::temp_dir().join(format!("pisa-baseline-synth-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let (top, files) = baseline::sources("unit", 32).unwrap();
+    let baseline::Baseline { top, files } = baseline::sources("unit", 32).unwrap();
     let src = dir.join("src");
     std::fs::create_dir_all(&src).unwrap();
     let paths: Vec<_> = files

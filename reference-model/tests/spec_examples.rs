@@ -48,7 +48,7 @@ fn run(name: &str, activemask: u32, regs: &[(&str, Warp)]) -> Ran {
                     Box::new((*inputs).clone()),
                     Box::new((*outputs).clone()),
                 )),
-                Event::Branch { inst, taken } => events.push(Seen::Branch(*taken)),
+                Event::Branch { taken, .. } => events.push(Seen::Branch(*taken)),
             },
         )
         .unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -132,8 +132,8 @@ fn shfl_examples_and_the_laneid_16_31_comment() {
     let src1 = lanes(|i| ((i * 7 + 3) % 32) | 0xABCD_EF00); // per-lane indices, garbage above bit 4
     let r = run("shfl.pisa", u32::MAX, &[("src0", src0), ("src1", src1)]);
     let (_, _, o) = sg(&r, 0);
-    for i in 0..32 {
-        assert_eq!(o.dst[i], 1000 + (src1[i] & 31));
+    for (d, s1) in o.dst.iter().zip(&src1) {
+        assert_eq!(*d, 1000 + (s1 & 31));
     }
     // "shuffle data up across active work-items with laneid 16-31" — but src2 = 0xffff selects
     // lanes 0-15: the pseudocode writes lanes 0-15 (spec-notes: comment/operand mismatch).

@@ -58,7 +58,8 @@ fn io(p: &Path) -> impl Fn(std::io::Error) -> Failure + '_ {
 /// The baseline of `block` for `lanes`: (top, files written into `dir`).
 fn baseline(block: BlockName, lanes: usize, dir: &Path) -> Result<(String, Vec<PathBuf>), Failure> {
     std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let (top, files) = pisa_fpga::baseline::sources(block.name(), lanes).map_err(Failure::input)?;
+    let pisa_fpga::baseline::Baseline { top, files } =
+        pisa_fpga::baseline::sources(block.name(), lanes).map_err(Failure::input)?;
     let mut paths = Vec::new();
     for (name, text) in &files {
         let p = dir.join(name);

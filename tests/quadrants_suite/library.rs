@@ -56,7 +56,7 @@ fn init_varied<T: Dtype>(i: usize) -> T {
 }
 /// `_init_small_int_or_float`: 2 on every fourth lane, else 1.
 fn init_small<T: Dtype>(i: usize) -> T {
-    T::of_i64(if i % 4 == 0 { 2 } else { 1 })
+    T::of_i64(if i.is_multiple_of(4) { 2 } else { 1 })
 }
 /// `_init_bitwise_int`: `(i * 5 + 0x37) & 0xFF`.
 fn init_bitwise<T: Dtype>(i: usize) -> T {
@@ -65,7 +65,7 @@ fn init_bitwise<T: Dtype>(i: usize) -> T {
 
 /// The two wave32 subgroups of the library's 64-lane launch.
 fn halves<T: Copy>(f: impl Fn(usize) -> T) -> [Lanes<T>; 2] {
-    [std::array::from_fn(|l| f(l)), std::array::from_fn(|l| f(32 + l))]
+    [std::array::from_fn(&f), std::array::from_fn(|l| f(32 + l))]
 }
 
 /// The library's comparison: exact for integers, `|got - want| < tol * max(|want|, 1)` for floats.
@@ -189,7 +189,7 @@ fn python_segmented<T: Copy>(
     (0..values.len())
         .map(|i| {
             let base = i / group * group;
-            let head = (base..=i).filter(|&h| heads[h] != 0).last().unwrap_or(base);
+            let head = (base..=i).rev().find(|&h| heads[h] != 0).unwrap_or(base);
             values[head + 1..=i].iter().fold(values[head], |a, &b| op(a, b))
         })
         .collect()
@@ -391,14 +391,12 @@ pub fn library_scans<B: SubgroupBackend, F: Fn() -> B>(mk: &F) {
         scans_num::<i32, _, _>(mk, k);
         scans_int::<i32, _, _>(mk, k, -1);
     }
-    for k in [5] {
-        scans_num::<i64, _, _>(mk, k);
-        scans_num::<u64, _, _>(mk, k);
-        scans_num::<f32, _, _>(mk, k);
-        scans_num::<f64, _, _>(mk, k);
-        scans_int::<i64, _, _>(mk, k, -1);
-        scans_int::<u64, _, _>(mk, k, u64::MAX);
-    }
+    scans_num::<i64, _, _>(mk, 5);
+    scans_num::<u64, _, _>(mk, 5);
+    scans_num::<f32, _, _>(mk, 5);
+    scans_num::<f64, _, _>(mk, 5);
+    scans_int::<i64, _, _>(mk, 5, -1);
+    scans_int::<u64, _, _>(mk, 5, u64::MAX);
     // _SCENARIOS_EXCLUSIVE_MINMAX
     for k in [1, 5] {
         scans_minmax::<i32, _, _>(mk, k, i32::MAX, i32::MIN);
@@ -482,7 +480,8 @@ fn all_equal_float_contract<T: Dtype, B: SubgroupBackend, F: Fn() -> B>(mk: &F, 
     let mut one_nan = vec![f(1.0); 64];
     one_nan[17] = f(f64::NAN);
     // (label, values, expected per group of the 64 lanes)
-    let cases: Vec<(&str, Vec<T>, Box<dyn Fn(usize) -> i32>)> = vec![
+    type Expected = Box<dyn Fn(usize) -> i32>;
+    let cases: Vec<(&str, Vec<T>, Expected)> = vec![
         (
             "plus_minus_zero",
             (0..64).map(|i| f(if i & 1 == 1 { -0.0 } else { 0.0 })).collect(),
