@@ -3,7 +3,10 @@
 //! Every subcommand exits 0 on success, 1 when the work it was asked to do failed (a case
 //! errored, a mismatch, a failed proof) and 2 on bad usage or bad input files.
 
+#[macro_use]
+mod out;
 mod cmd;
+mod report_file;
 
 use std::process::ExitCode;
 
@@ -63,9 +66,11 @@ fn main() -> ExitCode {
         Cmd::Synth(a) => cmd::synth::main(a),
     };
     match r {
+        // a write to stdout failed (not a closed pipe): exit status 2 whatever the work gave
+        Ok(_) if out::failed() => ExitCode::from(2),
         Ok(code) => code,
         Err(f) => {
-            eprintln!("pisa: error: {}", f.message);
+            errln!("pisa: error: {}", f.message);
             ExitCode::from(f.code)
         }
     }

@@ -71,6 +71,37 @@ fn every_readme_command_runs_and_prints_what_the_readme_shows() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The `$ ` commands of `docs/spec-notes.md`'s examples run as written (with `pisa` on PATH).
+#[test]
+fn every_spec_notes_command_runs() {
+    let notes = include_str!("../docs/spec-notes.md");
+    let mut script = String::from("set -e\n");
+    let mut n = 0;
+    for line in notes.lines() {
+        if let Some(cmd) = line.strip_prefix("$ ") {
+            script.push_str(cmd);
+            script.push_str(" >/dev/null\n");
+            n += 1;
+        } else if line.starts_with("pisa run ") {
+            script.push_str(line);
+            script.push_str(" >/dev/null\n");
+            n += 1;
+        }
+    }
+    assert!(n >= 4, "{script}");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin = Path::new(env!("CARGO_BIN_EXE_pisa")).parent().unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .env("PATH", path)
+        .current_dir(repo)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{script}\n{}", String::from_utf8_lossy(&o.stderr));
+}
+
 #[test]
 fn the_readme_rust_example_is_the_quadrants_doctest() {
     let block = |text: &str| -> String {

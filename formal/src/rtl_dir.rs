@@ -26,8 +26,13 @@ pub struct RtlDir {
 
 impl RtlDir {
     /// Scans `dir`. `lanes` is required when the directory has no `manifest.json` from
-    /// `pisa emit`, and must agree with it when it has one.
-    pub fn scan(dir: &Path, lanes: Option<usize>) -> Result<RtlDir, ProveError> {
+    /// `pisa emit`, and must agree with it when it has one; `prefix` picks one emission of a
+    /// folder that holds several. The unit's `src0_i` must be `32 * lanes` bits wide.
+    pub fn scan(
+        dir: &Path,
+        lanes: Option<usize>,
+        prefix: Option<&str>,
+    ) -> Result<RtlDir, ProveError> {
         // absolute, because the tools run in the work directory
         let dir = &std::fs::canonicalize(dir)
             .map_err(|e| ProveError::Input(format!("{}: {e}", dir.display())))?;
@@ -50,28 +55,21 @@ impl RtlDir {
             modules.extend(names.iter().cloned());
             defines.push(names);
         }
-        let manifest = dir.join("manifest.json");
-        let (m_lanes, latency) = if manifest.exists() {
-            let text = std::fs::read_to_string(&manifest)
-                .map_err(|e| ProveError::Input(format!("{}: {e}", manifest.display())))?;
-            let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-                ProveError::Input(format!(
-                    "{}:{}:{}: {e}",
-                    manifest.display(),
-                    e.line(),
-                    e.column()
-                ))
-            })?;
-            let get = |k: &str| v.get(k).and_then(|x| x.as_u64()).map(|x| x as usize);
-            (get("lanes"), get("latency_cycles").unwrap_or(0))
-        } else {
-            (None, 0)
+        let record = match pisa_rtl::manifest::Manifest::read(dir) {
+            Ok(Some(m)) => Some(
+                m.unit(prefix, &dir.join("manifest.json").display().to_string())
+                    .map_err(|e| ProveError::Input(e.to_string()))?
+                    .clone(),
+            ),
+            Ok(None) => None,
+            Err(e) => return Err(ProveError::Input(e.to_string())),
         };
-        let lanes = match (lanes, m_lanes) {
+        let latency = record.as_ref().map_or(0, |u| u.latency_cycles);
+        let lanes = match (lanes, record.as_ref().map(|u| u.lanes)) {
             (Some(a), Some(b)) if a != b => {
                 return Err(ProveError::Input(format!(
                     "--lanes {a} disagrees with {} (lanes = {b})",
-                    manifest.display()
+                    dir.join("manifest.json").display()
                 )))
             }
             (Some(a), _) | (None, Some(a)) => a,
@@ -99,21 +97,57 @@ impl RtlDir {
                 ))),
             }
         };
-        Ok(RtlDir {
+        // with a manifest the modules are named by its prefix; without one, by their suffix
+        let named = |suffix: &str| -> Result<Option<String>, ProveError> {
+            match &record {
+                Some(u) => {
+                    let m = format!("{}{suffix}", u.prefix);
+                    Ok(modules.contains(&m).then_some(m))
+                }
+                None => find(suffix),
+            }
+        };
+        let rtl = RtlDir {
             dir: dir.to_path_buf(),
             files,
             defines,
             lanes,
             latency,
-            xbar: find("_shfl_xbar")?,
-            reduce: find("_reduce")?,
-            lzc: find("_lzc")?,
-            unit: find("_unit")?,
-        })
+            xbar: named("_shfl_xbar")?,
+            reduce: named("_reduce")?,
+            lzc: named("_lzc")?,
+            unit: named("_unit")?,
+        };
+        rtl.check_width()?;
+        Ok(rtl)
     }
 }
 
 impl RtlDir {
+    /// The unit's (or crossbar's, or reduction's) `src0_i` must be `32 * lanes` bits: a
+    /// mismatch would make every proof fail for the wrong reason.
+    fn check_width(&self) -> Result<(), ProveError> {
+        for m in [&self.unit, &self.xbar, &self.reduce].into_iter().flatten() {
+            for f in self.files_for(m) {
+                let text = std::fs::read_to_string(&f)
+                    .map_err(|e| ProveError::Input(format!("{}: {e}", f.display())))?;
+                if let Some(w) = port_width(&text, m, "src0_i") {
+                    if w != 32 * self.lanes {
+                        return Err(ProveError::Input(format!(
+                            "{}: module {m} has src0_i[{}:0], a {}-lane unit, not {} lanes",
+                            f.display(),
+                            w - 1,
+                            w / 32,
+                            self.lanes
+                        )));
+                    }
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The files to read for module `top`: those defining `top` or a module whose name extends
     /// it (`pisa_sg_reduce` → `pisa_sg_reduce_leaf`, ...), which is how `pisa emit` names
     /// submodules; every file when `top` is the unit or nothing matches.
@@ -131,6 +165,24 @@ impl RtlDir {
             pick
         }
     }
+}
+
+/// The width of port `port` of module `module` in Verilog text (ANSI or Verilog-95 style
+/// declarations), if it is declared there.
+pub fn port_width(text: &str, module: &str, port: &str) -> Option<usize> {
+    let start = text.find(&format!("module {module}"))?;
+    let body = &text[start..];
+    let body = &body[..body.find("endmodule").unwrap_or(body.len())];
+    let re = decl_regex(port);
+    let c = re.captures(body)?;
+    Some(c.get(1).and_then(|m| m.as_str().parse::<usize>().ok()).map_or(1, |h| h + 1))
+}
+
+fn decl_regex(port: &str) -> regex::Regex {
+    regex::Regex::new(&format!(
+        r"(?:input|output)\s+(?:wire\s+|reg\s+|logic\s+)?(?:signed\s+)?(?:\[(\d+):0\]\s*)?{port}\b"
+    ))
+    .expect("regex")
 }
 
 /// Names declared by `module NAME` in Verilog text (comments skipped).

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use pisa_formal::flow::{run_job, Job};
 use pisa_formal::{Property, RtlDir, Tools, Verdict};
 use pisa_model::SgOp;
-use pisa_rtl::design::{design, manifest_info, BlockName};
+use pisa_rtl::design::{design, BlockName};
 use pisa_rtl::UnitConfig;
 
 fn work(name: &str) -> PathBuf {
@@ -20,11 +20,8 @@ fn work(name: &str) -> PathBuf {
 
 fn emit(dir: &Path, lanes: usize, pipeline: usize, prefix: &str) -> RtlDir {
     let cfg = UnitConfig::new(lanes, pipeline).unwrap();
-    design(&cfg, BlockName::Unit, prefix)
-        .unwrap()
-        .write(dir, manifest_info(&cfg, BlockName::Unit))
-        .unwrap();
-    RtlDir::scan(dir, None).unwrap()
+    design(&cfg, BlockName::Unit, prefix).unwrap().write(dir, false).unwrap();
+    RtlDir::scan(dir, None, None).unwrap()
 }
 
 /// Replaces the first occurrence of `from` in `file` (which must contain it).

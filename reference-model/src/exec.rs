@@ -42,11 +42,17 @@ pub fn parse_u32(v: &Value, what: &str) -> Result<u32, String> {
                 )
             })?;
             let digits: String = hex.chars().filter(|&c| c != '_').collect();
-            if digits.is_empty() || digits.len() > 8 {
-                return Err(format!("{what}: {s:?} is not a 32-bit hex value"));
+            if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+                return Err(format!(
+                    "{what}: {s:?} is not a hex value (digits 0-9, a-f after \"0x\")"
+                ));
             }
-            u32::from_str_radix(&digits, 16)
-                .map_err(|_| format!("{what}: {s:?} is not a valid hex value"))
+            // leading zeros are fine; what is left must fit 32 bits
+            let significant = digits.trim_start_matches('0');
+            if significant.len() > 8 {
+                return Err(format!("{what}: {s:?} does not fit 32 bits"));
+            }
+            Ok(u32::from_str_radix(significant, 16).unwrap_or(0))
         }
         other => {
             Err(format!("{what}: expected an integer or \"0x..\" string, found {}", kind(other)))
@@ -238,13 +244,73 @@ pub fn run_source<B: SubgroupBackend + ?Sized>(
     Ok(CaseRun { program, regs, stats })
 }
 
-/// Parses a JSON text as an object (for cases and state files).
+/// A JSON value in which no object has the same key twice (serde_json keeps the last one,
+/// which would silently drop a field the caller wrote).
+struct Strict(Value);
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map(Value::Number).unwrap_or(Value::Null))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut v = Vec::new();
+        while let Some(Strict(x)) = seq.next_element()? {
+            v.push(x);
+        }
+        Ok(Value::Array(v))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut m = Map::new();
+        while let Some(k) = map.next_key::<String>()? {
+            if m.contains_key(&k) {
+                return Err(serde::de::Error::custom(format!("duplicate key {k:?}")));
+            }
+            let Strict(v) = map.next_value()?;
+            m.insert(k, v);
+        }
+        Ok(Value::Object(m))
+    }
+}
+
+/// Parses a JSON text as an object (for cases and state files); a key given twice is an error.
 pub fn parse_object(text: &str) -> Result<Map<String, Value>, CaseError> {
-    let v: Value = serde_json::from_str(text).map_err(|e| CaseError::Json {
-        line: e.line(),
-        column: e.column(),
-        message: strip_position(&e.to_string()),
-    })?;
+    let v: Value = serde_json::from_str::<Strict>(text)
+        .map_err(|e| CaseError::Json {
+            line: e.line(),
+            column: e.column(),
+            message: strip_position(&e.to_string()),
+        })?
+        .0;
     match v {
         Value::Object(obj) => Ok(obj),
         other => Err(CaseError::State(format!("expected a JSON object, found {}", kind(&other)))),
@@ -316,4 +382,70 @@ pub fn replay_line(
         })
         .to_string(),
     }
+}
+
+/// What an [`exec_stream`] run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StreamSummary {
+    /// Answer lines written (one per non-blank input line).
+    pub cases: u64,
+    /// Of those, error answers.
+    pub failed: u64,
+}
+
+/// The I/O error that ended an [`exec_stream`] early.
+#[derive(Debug)]
+pub enum StreamIoError {
+    /// Reading input line `line` failed.
+    Read { line: u64, error: std::io::Error },
+    /// Writing an answer failed (e.g. the reader closed the pipe).
+    Write(std::io::Error),
+}
+
+/// The `pisa exec` loop: one answer line per input line that is not blank, written and flushed
+/// before the next line is read (so a program can talk to it line by line). A line that is not
+/// UTF-8, not JSON or not a valid case gets an `{"error": "NAME:LINE[:COL]: ..."}` answer and
+/// the stream goes on; only an I/O error ends it early.
+pub fn exec_stream<R: std::io::BufRead, W: std::io::Write, B: SubgroupBackend + ?Sized>(
+    mut input: R,
+    mut out: W,
+    name: &str,
+    backend: &mut B,
+    opts: &RunOptions,
+) -> (StreamSummary, Option<StreamIoError>) {
+    let mut sum = StreamSummary::default();
+    let mut buf = Vec::new();
+    for n in 1u64.. {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(error) => return (sum, Some(StreamIoError::Read { line: n, error })),
+        }
+        while matches!(buf.last(), Some(b'\n' | b'\r')) {
+            buf.pop();
+        }
+        let answer = match std::str::from_utf8(&buf) {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => match exec_case(line, backend, opts) {
+                Ok(v) => v,
+                Err(e) => {
+                    sum.failed += 1;
+                    serde_json::json!({ "error": e.render(Source::Line(name, n as usize), None) })
+                }
+            },
+            Err(e) => {
+                sum.failed += 1;
+                let at = e.valid_up_to();
+                serde_json::json!({ "error": format!(
+                    "{name}:{n}:{}: the line is not UTF-8 text (byte {:#04x})", at + 1, buf[at]
+                ) })
+            }
+        };
+        if let Err(e) = writeln!(out, "{answer}").and_then(|()| out.flush()) {
+            return (sum, Some(StreamIoError::Write(e)));
+        }
+        sum.cases += 1;
+    }
+    (sum, None)
 }

@@ -66,20 +66,25 @@ fn uniform(
     inst: &Inst,
     role: &str,
 ) -> Result<u32, RunError> {
-    let Src::Reg(r) = src else {
-        return Ok(read(src, regs, 0, activemask));
+    // a register or a special register (%laneid differs between lanes): the value of every
+    // active lane must be the same, and it is that value, not lane 0's
+    let name = match src {
+        Src::Imm(v) => return Ok(v),
+        Src::Reg(r) => format!("%{}", prog.regs[r].name),
+        Src::LaneId => "%laneid".to_string(),
+        Src::ActiveMask => "%activemask".to_string(),
     };
     let mut first: Option<(usize, u32)> = None;
     for lane in (0..LANES).filter(|l| activemask >> l & 1 != 0) {
-        let v = regs[r][lane];
+        let v = read(src, regs, lane, activemask);
         match first {
             None => first = Some((lane, v)),
             Some((fl, fv)) if fv != v => {
                 return Err(RunError {
                     pos: inst.pos,
                     message: format!(
-                        "{}: {role} '%{}' must be uniform across active lanes, but lane {fl} holds {fv:#010x} and lane {lane} holds {v:#010x}",
-                        inst.mnemonic, prog.regs[r].name
+                        "{}: {role} '{name}' must be uniform across active lanes, but lane {fl} holds {fv:#010x} and lane {lane} holds {v:#010x}",
+                        inst.mnemonic
                     ),
                 })
             }

@@ -52,7 +52,7 @@ fn errors_say_what_and_where() {
         (json!({"program": 5}).to_string(), "program: expected a string, found a number"),
         (json!({"program": "", "activmask": 1}).to_string(), "unknown field \"activmask\""),
         (json!({"program": "", "activemask": -1}).to_string(), "activemask: -1 is not a 32-bit unsigned integer"),
-        (json!({"program": "", "activemask": "0x1_0000_0000"}).to_string(), "activemask: \"0x1_0000_0000\" is not a 32-bit hex value"),
+        (json!({"program": "", "activemask": "0x1_0000_0000"}).to_string(), "activemask: \"0x1_0000_0000\" does not fit 32 bits"),
         (json!({"program": "", "activemask": "12"}).to_string(), "activemask: string \"12\" is not a hex value"),
         (json!({"program": "", "regs": {"a": [0]}}).to_string(), "regs[\"a\"]: register names start with '%'"),
         (json!({"program": "", "regs": {"%a": [0]}}).to_string(), "regs[\"%a\"]: expected 32 values (one per lane), found 1"),
@@ -67,4 +67,72 @@ fn errors_say_what_and_where() {
             exec_case(&line, &mut RefBackend, &RunOptions::default()).unwrap_err().to_string();
         assert!(got.starts_with(want), "{line}\n got:  {got}\n want: {want}");
     }
+}
+
+/// The answer lines `exec_stream` writes for `input`.
+fn stream(input: &[u8]) -> (pisa_model::exec::StreamSummary, Vec<Value>) {
+    let mut out = Vec::new();
+    let (sum, err) = pisa_model::exec::exec_stream(
+        input,
+        &mut out,
+        "stdin",
+        &mut RefBackend,
+        &RunOptions::default(),
+    );
+    assert!(err.is_none(), "{err:?}");
+    let text = String::from_utf8(out).expect("answers are UTF-8");
+    (
+        sum,
+        text.lines()
+            .map(|l| serde_json::from_str(l).expect("each answer is one JSON line"))
+            .collect(),
+    )
+}
+
+/// Lines of `input` that get an answer: every line but the blank ones (valid UTF-8, only
+/// whitespace), the last line counting even without a newline.
+fn answered(input: &[u8]) -> usize {
+    let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+    if input.ends_with(b"\n") || input.is_empty() {
+        lines.pop();
+    }
+    lines.iter().filter(|l| !matches!(std::str::from_utf8(l), Ok(s) if s.trim().is_empty())).count()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+    /// Arbitrary bytes in, exactly one answer line per non-blank input line out, never a panic.
+    #[test]
+    fn any_byte_stream_gets_one_answer_per_line(
+        parts in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40),
+                proptest::strategy::Just(b"\n".to_vec()),
+                proptest::strategy::Just(b"{\"program\": \".reg .32b %r;\\nredfirstidx.32b %r, 6;\"}\n".to_vec()),
+                proptest::strategy::Just(b"{\"program\": \"\", \"regs\": {\"%a\": [".to_vec()),
+                proptest::strategy::Just(b"  \r\n".to_vec()),
+                proptest::strategy::Just(vec![0xff, 0xc3, b'\n']),
+            ],
+            0..12,
+        )
+    ) {
+        let input: Vec<u8> = parts.concat();
+        let (sum, answers) = stream(&input);
+        proptest::prop_assert_eq!(answers.len(), answered(&input));
+        proptest::prop_assert_eq!(sum.cases as usize, answers.len());
+        for a in &answers {
+            proptest::prop_assert!(a.get("regs").is_some() ^ a.get("error").is_some(), "{}", a);
+        }
+    }
+}
+
+#[test]
+fn a_stream_answers_bad_lines_and_goes_on() {
+    let (sum, a) = stream(b"{\"program\": \".reg .32b %r;\\nredfirstidx.32b %r, 6;\"}\n\xff\n\n{\"a\": 1, \"a\": 2}\nnot json\r\n");
+    assert_eq!((sum.cases, sum.failed), (4, 3));
+    assert_eq!(a[0]["regs"]["%r"][0], 1);
+    assert_eq!(a[1]["error"], "stdin:2:1: the line is not UTF-8 text (byte 0xff)");
+    assert!(a[2]["error"].as_str().unwrap().starts_with("stdin:4:"), "{}", a[2]);
+    assert!(a[3]["error"].as_str().unwrap().starts_with("stdin:5:"), "{}", a[3]);
 }

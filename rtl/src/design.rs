@@ -285,24 +285,18 @@ macro_rules! emit_for {
 
 /// The Verilog of `block` for `cfg`, module names starting with `prefix` (e.g. `pisa_sg`).
 pub fn design(cfg: &UnitConfig, block: BlockName, prefix: &str) -> Result<Design, EmitError> {
+    let mut d = emit_lanes(cfg, block, prefix)?;
+    d.prefix = prefix.to_string();
+    d.block = block.name().to_string();
+    d.cfg = cfg.clone();
+    Ok(d)
+}
+
+fn emit_lanes(cfg: &UnitConfig, block: BlockName, prefix: &str) -> Result<Design, EmitError> {
     match cfg.lanes {
         4 => emit_for!(cfg, prefix, block, 4, 2, 3, 128, Unit4),
         8 => emit_for!(cfg, prefix, block, 8, 3, 4, 256, Unit8),
         16 => emit_for!(cfg, prefix, block, 16, 4, 5, 512, Unit16),
         _ => emit_for!(cfg, prefix, block, 32, 5, 6, 1024, Unit32),
     }
-}
-
-/// The manifest fields describing a configuration.
-pub fn manifest_info(cfg: &UnitConfig, block: BlockName) -> serde_json::Value {
-    serde_json::json!({
-        "generator": format!("pisa-rtl {}", env!("CARGO_PKG_VERSION")),
-        "block": block.name(),
-        "config": cfg,
-        "lanes": cfg.lanes,
-        "latency_cycles": cfg.latency(),
-        "stage_after_levels": (0..=cfg.log2_lanes()).filter(|&b| cfg.stages()[b]).collect::<Vec<_>>(),
-        "pipeline_extra": cfg.pipeline_extra.iter().map(|e| e.name()).collect::<Vec<_>>(),
-        "opcode_encoding": "pisa_model::op (class op_i[7:6]: 00 shfl, 01 fred, 10 ired, 11 redfirstidx)",
-    })
 }

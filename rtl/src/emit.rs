@@ -19,7 +19,10 @@ use std::path::{Path, PathBuf};
 
 use regex::Regex;
 use rust_hdl::prelude::*;
-use sha2::{Digest, Sha256};
+
+use crate::config::UnitConfig;
+use crate::manifest::{FileRecord, Manifest, Port, UnitRecord, FORMAT};
+use crate::outdir::{sha256_hex, Commit};
 
 /// What went wrong while emitting.
 #[derive(Debug, thiserror::Error)]
@@ -30,10 +33,10 @@ pub enum EmitError {
     Parse(String),
     #[error("renaming identifier '{from}' to '{to}' in module {module} would collide with an existing name")]
     Collision { module: String, from: String, to: String },
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
-    #[error("{0} exists and was not written by a previous `pisa emit` (not in its manifest.json); refusing to overwrite it")]
-    NotOurs(PathBuf),
+    #[error(transparent)]
+    OutDir(#[from] crate::outdir::OutDirError),
+    #[error("{0}")]
+    Manifest(String),
 }
 
 /// How to name and document one kind of module.
@@ -54,15 +57,19 @@ pub struct ModuleKind {
 pub struct Module {
     pub name: String,
     pub text: String,
-    /// Port names in declaration order.
-    pub ports: Vec<String>,
+    /// Ports in declaration order.
+    pub ports: Vec<Port>,
 }
 
-/// A cleaned design: modules, top first.
+/// A cleaned design: modules, top first, and what it was emitted from.
 #[derive(Clone, Debug)]
 pub struct Design {
     pub top: String,
     pub modules: Vec<Module>,
+    /// The module-name prefix, the block and the configuration (for the manifest).
+    pub prefix: String,
+    pub block: String,
+    pub cfg: UnitConfig,
 }
 
 struct RawModule {
@@ -330,7 +337,7 @@ impl Design {
         let top =
             name_of.get("top").cloned().ok_or_else(|| EmitError::Parse("no top module".into()))?;
         let mut out = Vec::new();
-        let port_re = Regex::new(r"(?m)^\s*(?:input|output|inout) (?:wire|reg)\s+(?:signed\s+)?(?:\[[^\]]*\]\s*)?([A-Za-z_][A-Za-z0-9_]*);").expect("regex");
+        let port_re = Regex::new(r"(?m)^\s*(input|output|inout) (?:wire|reg)\s+(?:signed\s+)?(?:\[(\d+):0\]\s*)?([A-Za-z_][A-Za-z0-9_]*);").expect("regex");
         for (name, (body, k)) in &modules {
             let mut text = body.replace("@NAME@", name);
             for (sig, reason) in &k.waivers {
@@ -347,7 +354,17 @@ impl Design {
                     })
                     .into_owned();
             }
-            let ports = port_re.captures_iter(&text).map(|c| c[1].to_string()).collect();
+            let ports = port_re
+                .captures_iter(&text)
+                .map(|c| Port {
+                    name: c[3].to_string(),
+                    dir: c[1].to_string(),
+                    width: c
+                        .get(2)
+                        .and_then(|m| m.as_str().parse::<usize>().ok())
+                        .map_or(1, |h| h + 1),
+                })
+                .collect();
             let mut header = String::new();
             for line in k.doc.lines() {
                 let _ = writeln!(header, "// {line}").map(|_| ());
@@ -356,7 +373,13 @@ impl Design {
             out.push(Module { name: name.clone(), text, ports });
         }
         out.sort_by_key(|m| (m.name != top, m.name.clone()));
-        Ok(Design { top, modules: out })
+        Ok(Design {
+            top,
+            modules: out,
+            prefix: String::new(),
+            block: String::new(),
+            cfg: UnitConfig::default(),
+        })
     }
 
     /// All modules in one text (top first).
@@ -364,75 +387,81 @@ impl Design {
         self.modules.iter().map(|m| m.text.as_str()).collect::<Vec<_>>().join("\n")
     }
 
-    /// Writes `<module>.v` per module and `manifest.json` into `dir`. An existing `dir` must be
-    /// empty or a previous emission (it has a `manifest.json`): the files that manifest lists are
-    /// replaced, anything else is left alone, and a file this emission would overwrite that the
-    /// old manifest does not list is an error.
-    pub fn write(
-        &self,
-        dir: &Path,
-        manifest_extra: serde_json::Value,
-    ) -> Result<Vec<PathBuf>, EmitError> {
-        fn io(path: &Path) -> impl Fn(std::io::Error) -> EmitError + '_ {
-            move |source| EmitError::Io { path: path.to_path_buf(), source }
+    /// The manifest entry of this emission, for files with these sha256 sums.
+    fn record(&self, files: Vec<FileRecord>) -> UnitRecord {
+        let stages = self.cfg.stages();
+        UnitRecord {
+            prefix: self.prefix.clone(),
+            top: self.top.clone(),
+            block: self.block.clone(),
+            lanes: self.cfg.lanes,
+            latency_cycles: self.cfg.latency(),
+            config: self.cfg.clone(),
+            stage_after_levels: (0..=self.cfg.log2_lanes()).filter(|&b| stages[b]).collect(),
+            pipeline_extra: self.cfg.pipeline_extra.iter().map(|e| e.name().to_string()).collect(),
+            opcode_encoding: "pisa_model::op::SgOp::encode (op_i[7:6]: 00 shfl, 01 fred, 10 ired, 11 redfirstidx)".into(),
+            generator: format!("pisa-rtl {}", env!("CARGO_PKG_VERSION")),
+            ports: self.modules.iter().find(|m| m.name == self.top).map(|m| m.ports.clone()).unwrap_or_default(),
+            files,
         }
-        if dir.exists() {
-            let manifest = dir.join("manifest.json");
-            let empty = std::fs::read_dir(dir).map_err(io(dir))?.next().is_none();
-            if !empty && !manifest.exists() {
-                return Err(EmitError::NotOurs(dir.to_path_buf()));
+    }
+
+    /// Writes `<module>.v` per module and `manifest.json` into `dir` (created when missing), as
+    /// [`crate::outdir`] does: only files a previous `pisa emit` wrote there under the same
+    /// prefix, and that are unchanged since (their sha256 in the manifest), are replaced or
+    /// removed; other emissions in the folder (other prefixes) are kept in the manifest; a
+    /// `manifest.json` that is not the kit's stops the write. `force` replaces anyway.
+    /// Nothing is changed when an error occurs before the files are moved into place.
+    pub fn write(&self, dir: &Path, force: bool) -> Result<Vec<PathBuf>, EmitError> {
+        let old = match Manifest::read(dir) {
+            Ok(m) => m,
+            Err(_) if force => None,
+            Err(e) => {
+                return Err(EmitError::Manifest(format!(
+                    "{e}; refusing to write into {} (pass --force to replace it)",
+                    dir.display()
+                )))
             }
-            let ours: Vec<String> = if manifest.exists() {
-                let text = std::fs::read_to_string(&manifest).map_err(io(&manifest))?;
-                let v: serde_json::Value = serde_json::from_str(&text)
-                    .map_err(|_| EmitError::NotOurs(dir.to_path_buf()))?;
-                v["modules"]
-                    .as_array()
-                    .map(|a| {
-                        a.iter().filter_map(|m| m["file"].as_str().map(String::from)).collect()
-                    })
-                    .unwrap_or_default()
-            } else {
-                Vec::new()
-            };
-            for m in &self.modules {
-                let f = format!("{}.v", m.name);
-                if dir.join(&f).exists() && !ours.contains(&f) {
-                    return Err(EmitError::NotOurs(dir.join(f)));
-                }
-            }
-            for f in &ours {
-                let p = dir.join(f);
-                if p.exists() {
-                    std::fs::remove_file(&p).map_err(io(&p))?;
-                }
+        };
+        let mut units = old.as_ref().map(|m| m.units.clone()).unwrap_or_default();
+        let mut owned = BTreeMap::new();
+        if let Some(i) = units.iter().position(|u| u.prefix == self.prefix) {
+            for f in &units.remove(i).files {
+                owned.insert(f.file.clone(), f.sha256.clone());
             }
         }
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let manifest_path = dir.join("manifest.json");
+        if old.is_some() || (force && manifest_path.is_file()) {
+            // the manifest itself is the kit's (checked above) or forced
+            let bytes = std::fs::read(&manifest_path).unwrap_or_default();
+            owned.insert("manifest.json".into(), sha256_hex(&bytes));
+        }
+        let commit = Commit::begin(dir, owned, force)?;
         let mut files = Vec::new();
-        let mut listed = Vec::new();
         for m in &self.modules {
-            let p = dir.join(format!("{}.v", m.name));
-            std::fs::write(&p, &m.text).map_err(io(&p))?;
-            listed.push(serde_json::json!({
-                "module": m.name,
-                "file": format!("{}.v", m.name),
-                "sha256": format!("{:x}", Sha256::digest(m.text.as_bytes())),
-                "ports": m.ports,
-            }));
-            files.push(p);
+            let f = format!("{}.v", m.name);
+            if let Err(e) = commit.write(&f, m.text.as_bytes()) {
+                commit.abandon();
+                return Err(e.into());
+            }
+            files.push(FileRecord {
+                file: f,
+                module: Some(m.name.clone()),
+                sha256: sha256_hex(m.text.as_bytes()),
+            });
         }
-        let mut manifest = serde_json::json!({ "top": self.top, "modules": listed });
-        if let (Some(m), serde_json::Value::Object(extra)) =
-            (manifest.as_object_mut(), manifest_extra)
-        {
-            m.extend(extra);
+        units.push(self.record(files.clone()));
+        units.sort_by(|a, b| a.prefix.cmp(&b.prefix));
+        let manifest = Manifest { format: FORMAT.to_string(), units };
+        let text = serde_json::to_string_pretty(&manifest).unwrap_or_default() + "\n";
+        if let Err(e) = commit.write("manifest.json", text.as_bytes()) {
+            commit.abandon();
+            return Err(e.into());
         }
-        let p = dir.join("manifest.json");
-        let text = serde_json::to_string_pretty(&manifest).unwrap_or_default();
-        std::fs::write(&p, text + "\n").map_err(io(&p))?;
-        files.push(p);
-        Ok(files)
+        commit.finish()?;
+        let mut paths: Vec<PathBuf> = files.iter().map(|f| dir.join(&f.file)).collect();
+        paths.push(manifest_path);
+        Ok(paths)
     }
 }
 

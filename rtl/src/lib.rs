@@ -9,6 +9,8 @@ pub mod config;
 pub mod design;
 pub mod emit;
 pub mod lzc;
+pub mod manifest;
+pub mod outdir;
 pub mod prims;
 pub mod reduce;
 pub mod unit;

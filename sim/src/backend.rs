@@ -21,17 +21,7 @@ impl RtlBackend {
     /// A 32-lane configuration.
     pub fn open(cfg: &UnitConfig) -> Result<RtlBackend, SimError> {
         if cfg.lanes != LANES {
-            return Err(SimError::NotBuilt {
-                lanes: cfg.lanes,
-                pipeline: cfg.pipeline,
-                detail: " (the PISA backend needs 32 lanes)".into(),
-                available: RtlUnit::available()
-                    .iter()
-                    .filter(|c| c.lanes == 32)
-                    .map(|c| c.tag())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            });
+            return Err(SimError::Lanes(cfg.lanes));
         }
         Ok(RtlBackend { unit: RtlUnit::open(cfg)? })
     }

@@ -138,17 +138,24 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options) -> Result<Report, SimErr
     let bins = all_bins::<N>(&forms);
     let mut counts = vec![0u64; 256 * 4 * 8];
     let (k, n) = o.shard;
-    let indices: Vec<u64> = (k - 1..o.count).step_by(n as usize).collect();
-    let total = indices.len() as u64;
+    // the shard's case indices, generated chunk by chunk: memory does not grow with the count
+    let mut indices = (k - 1..o.count).step_by(n as usize);
+    let total = (o.count + n - k) / n;
     let start = Instant::now();
     let cycles0 = unit.cycles();
     let mut done = 0u64;
     let mut reserved_cases = 0u64;
     let mut bubbles = Rng::new(o.seed ^ 0xB0B);
     let mut last_progress = Instant::now();
-    for chunk in indices.chunks(4096) {
-        let cases: Vec<Case<N>> =
-            chunk.iter().map(|&i| make_case::<N>(o.seed, i, &forms, reserved)).collect();
+    loop {
+        let cases: Vec<Case<N>> = indices
+            .by_ref()
+            .take(4096)
+            .map(|i| make_case::<N>(o.seed, i, &forms, reserved))
+            .collect();
+        if cases.is_empty() {
+            break;
+        }
         let mut bad: Option<(usize, PortOut)> = None;
         unit.stream(
             cases.len(),
@@ -236,8 +243,20 @@ fn write_vcd(
 ) -> Result<PathBuf, SimError> {
     let io = |e: std::io::Error| SimError::Io(format!("{}: {e}", dir.display()));
     std::fs::create_dir_all(dir).map_err(io)?;
-    let path = dir.join(format!("{}_case{index}.vcd", cfg.tag()));
-    let file = std::fs::File::create(&path).map_err(io)?;
+    // a new file, never one that is there already (an earlier run's VCD, someone else's file)
+    let mut n = 0;
+    let (path, file) = loop {
+        let name = match n {
+            0 => format!("{}_case{index}.vcd", cfg.tag()),
+            _ => format!("{}_case{index}.{n}.vcd", cfg.tag()),
+        };
+        let path = dir.join(name);
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(f) => break (path, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
+            Err(e) => return Err(io(e)),
+        }
+    };
     let mut fresh = RtlUnit::open(cfg)?;
     crate::vcd_dump::write_case(std::io::BufWriter::new(file), &mut fresh, inp, expected)
         .map_err(io)?;

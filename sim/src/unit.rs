@@ -8,6 +8,8 @@ use pisa_sim_sys::{Shim, CONFIGS};
 pub enum SimError {
     #[error("{0}")]
     Io(String),
+    #[error("the RTL backend runs PISA programs, which have 32 lanes; this configuration has {0} lanes (co-simulate smaller units with pisa regress --config)")]
+    Lanes(usize),
     #[error("no prebuilt Verilator model for {lanes} lanes with pipeline = {pipeline}{detail}; prebuilt: {available} (add one at build time with PISA_SIM_CONFIGS=\"{lanes}:{pipeline}\" or PISA_SIM_CONFIGS=\"path/to/unit.toml\")")]
     NotBuilt { lanes: usize, pipeline: usize, detail: String, available: String },
 }

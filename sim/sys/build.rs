@@ -121,8 +121,7 @@ fn main() {
         let _ = std::fs::remove_dir_all(&dir);
         let d = design(cfg, BlockName::Unit, "pisa_sg")
             .unwrap_or_else(|e| fail(format!("{tag}: emit: {e}")));
-        d.write(&rtl, pisa_rtl::design::manifest_info(cfg, BlockName::Unit))
-            .unwrap_or_else(|e| fail(format!("{tag}: write: {e}")));
+        d.write(&rtl, false).unwrap_or_else(|e| fail(format!("{tag}: write: {e}")));
         let mut sources: Vec<PathBuf> = std::fs::read_dir(&rtl)
             .expect("rtl dir")
             .filter_map(|e| e.ok().map(|e| e.path()))

@@ -83,7 +83,6 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         "lowest_ratio": { "form": min_form, "ratio": (min_ratio * 100.0).round() / 100.0 },
     });
     let text = serde_json::to_string_pretty(&report).unwrap_or_default();
-    let _ =
-        std::io::Write::write_all(&mut std::io::stdout().lock(), format!("{text}\n").as_bytes());
+    outln!("{text}");
     Ok(ExitCode::SUCCESS)
 }

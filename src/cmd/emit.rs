@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use pisa_rtl::design::{design, manifest_info, BlockName};
+use pisa_rtl::design::{design, BlockName};
 
 use super::load_config;
 use crate::Failure;
@@ -14,9 +14,13 @@ pub struct Args {
     /// Unit configuration (TOML: lanes, pipeline, pipeline_at, pipeline_extra); default 32 lanes, combinational.
     #[arg(long)]
     config: Option<PathBuf>,
-    /// Output directory (created; a previous emission there is replaced, other files are kept).
+    /// Output directory (created when missing). Only files a previous `pisa emit` wrote there
+    /// under the same prefix, unchanged since, are replaced; everything else is kept.
     #[arg(long)]
     out: PathBuf,
+    /// Replace files in --out even if pisa did not write them or they changed since.
+    #[arg(long)]
+    force: bool,
     /// What to emit: unit, xbar, reduce or lzc.
     #[arg(long, default_value = "unit", value_parser = |s: &str| s.parse::<BlockName>())]
     block: BlockName,
@@ -39,10 +43,9 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let cfg = load_config(a.config.as_deref())?;
     let d = design(&cfg, a.block, &a.prefix)
         .map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
-    let files = d
-        .write(&a.out, manifest_info(&cfg, a.block))
-        .map_err(|e| Failure { message: e.to_string(), code: 2 })?;
-    println!(
+    let files =
+        d.write(&a.out, a.force).map_err(|e| Failure { message: e.to_string(), code: 2 })?;
+    outln!(
         "wrote {} files to {} (top {}, {} lanes, latency {} cycles)",
         files.len(),
         a.out.display(),

@@ -4,12 +4,10 @@
 //! Output line: `{"regs": {...every register...}}` or `{"error": "stdin:LINE[:COL]: ..."}`.
 //! Blank lines are skipped. Exit status 1 if any case failed.
 
-use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
-use pisa_model::exec::{exec_case, Source};
+use pisa_model::exec::{exec_stream, StreamIoError};
 use pisa_model::interp::RunOptions;
-use serde_json::json;
 
 use super::Backend;
 use crate::Failure;
@@ -31,24 +29,15 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let mut backend = a.backend.open(a.config.as_deref())?;
     let opts = RunOptions { max_steps: a.max_steps };
     let stdin = std::io::stdin().lock();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut failed = 0usize;
-    for (i, line) in stdin.lines().enumerate() {
-        let line =
-            line.map_err(|e| Failure::input(format!("stdin:{}: cannot read: {e}", i + 1)))?;
-        if line.trim().is_empty() {
-            continue;
+    let stdout = std::io::stdout().lock();
+    let (sum, end) = exec_stream(stdin, stdout, "stdin", backend.as_mut(), &opts);
+    match end {
+        None => {}
+        Some(StreamIoError::Read { line, error }) => {
+            return Err(Failure::input(format!("stdin:{line}: cannot read: {error}")))
         }
-        let answer = match exec_case(&line, backend.as_mut(), &opts) {
-            Ok(v) => v,
-            Err(e) => {
-                failed += 1;
-                json!({ "error": e.render(Source::Line("stdin", i + 1), None) })
-            }
-        };
-        writeln!(out, "{answer}")
-            .map_err(|e| Failure { message: format!("cannot write stdout: {e}"), code: 1 })?;
+        // a closed stdout ends the stream quietly; another write error is reported (exit 2)
+        Some(StreamIoError::Write(e)) => crate::out::failed_write(&e),
     }
-    out.flush().map_err(|e| Failure { message: format!("cannot write stdout: {e}"), code: 1 })?;
-    Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if sum.failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -11,7 +11,7 @@ use std::time::Instant;
 use pisa_formal::flow::Job;
 use pisa_formal::{prove_all, Outcome, Property, RtlDir, Tools, Verdict};
 use pisa_model::SgOp;
-use pisa_rtl::design::{design, manifest_info, BlockName};
+use pisa_rtl::design::{design, BlockName};
 use pisa_rtl::UnitConfig;
 
 use crate::Failure;
@@ -30,6 +30,9 @@ pub struct Args {
     /// Prove the Verilog in this directory (hand-edited, post-synthesis) instead of a fresh emission.
     #[arg(long)]
     rtl_dir: Option<PathBuf>,
+    /// With --rtl-dir: the module prefix of the emission to prove, when its manifest lists several.
+    #[arg(long)]
+    prefix: Option<String>,
     /// Pipeline register counts proven equal to the combinational unit (default: 2 and log2(lanes)).
     #[arg(long, value_delimiter = ',')]
     pipeline: Vec<usize>,
@@ -39,7 +42,8 @@ pub struct Args {
     /// Parallel proofs (default: the number of CPUs).
     #[arg(long)]
     jobs: Option<usize>,
-    /// Keep miters, scripts and logs here (default: a temporary directory, removed when all pass).
+    /// Keep miters, scripts and logs here: a new or empty folder, or one a previous `pisa prove`
+    /// used (default: a fresh temporary folder, removed unless a proof fails).
     #[arg(long)]
     work: Option<PathBuf>,
     /// Write the outcomes as JSON to this file.
@@ -47,11 +51,55 @@ pub struct Args {
     report: Option<PathBuf>,
 }
 
+/// The proofs' work folder: a fresh temporary one, removed when the command ends unless a proof
+/// failed (its logs are named), or the user's `--work`: new, empty, or one a previous
+/// `pisa prove` used (it holds the marker file `.pisa-prove`), never removed.
+struct WorkDir {
+    path: PathBuf,
+    temporary: bool,
+    keep: std::cell::Cell<bool>,
+}
+
+const MARKER: &str = ".pisa-prove";
+
+impl WorkDir {
+    fn open(given: Option<&Path>) -> Result<WorkDir, Failure> {
+        let Some(w) = given else {
+            let path = pisa_rtl::outdir::fresh_dir(&std::env::temp_dir(), "pisa-prove")
+                .map_err(|e| Failure::input(e.to_string()))?;
+            return Ok(WorkDir { path, temporary: true, keep: false.into() });
+        };
+        if w.exists() {
+            let io = |e: std::io::Error| Failure::input(format!("--work {}: {e}", w.display()));
+            let empty = std::fs::read_dir(w).map_err(io)?.next().is_none();
+            if !empty && !w.join(MARKER).is_file() {
+                return Err(Failure::input(format!(
+                    "--work {}: the folder holds files that pisa prove did not write; give a new or empty folder",
+                    w.display()
+                )));
+            }
+        }
+        std::fs::create_dir_all(w)
+            .map_err(|e| Failure::input(format!("--work {}: {e}", w.display())))?;
+        std::fs::write(w.join(MARKER), "pisa prove keeps its miters, scripts and logs here\n")
+            .map_err(|e| Failure::input(format!("--work {}: {e}", w.display())))?;
+        Ok(WorkDir { path: w.to_path_buf(), temporary: false, keep: false.into() })
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        if self.temporary && !self.keep.get() {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
 fn emit(dir: &Path, cfg: &UnitConfig, prefix: &str) -> Result<RtlDir, Failure> {
     let d = design(cfg, BlockName::Unit, prefix)
         .map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
-    d.write(dir, manifest_info(cfg, BlockName::Unit)).map_err(|e| Failure::input(e.to_string()))?;
-    RtlDir::scan(dir, None).map_err(|e| Failure::input(e.to_string()))
+    d.write(dir, false).map_err(|e| Failure::input(e.to_string()))?;
+    RtlDir::scan(dir, None, None).map_err(|e| Failure::input(e.to_string()))
 }
 
 pub fn main(a: Args) -> Result<ExitCode, Failure> {
@@ -79,18 +127,30 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             return Err(Failure::input(format!("--lanes {l}: use 4, 8, 16 or 32")));
         }
     }
-    let (work, temporary) = match &a.work {
-        Some(w) => (w.clone(), false),
-        None => (std::env::temp_dir().join(format!("pisa-prove-{}", std::process::id())), true),
+    if a.prefix.is_some() && a.rtl_dir.is_none() {
+        return Err(Failure::input("--prefix picks an emission of --rtl-dir; give --rtl-dir"));
+    }
+    if a.pipeline.contains(&0) {
+        return Err(Failure::input(
+            "--pipeline 0: a pipeline of 0 registers is the combinational unit itself; nothing to prove",
+        ));
+    }
+    // The Verilog under proof (scanned before any work folder exists).
+    let given = match &a.rtl_dir {
+        Some(d) => Some(
+            RtlDir::scan(d, a.lanes, a.prefix.as_deref())
+                .map_err(|e| Failure::input(e.to_string()))?,
+        ),
+        None => None,
     };
-    std::fs::create_dir_all(&work)
-        .map_err(|e| Failure::input(format!("{}: {e}", work.display())))?;
-
-    // The Verilog under proof.
-    let rtl = match &a.rtl_dir {
-        Some(d) => RtlDir::scan(d, a.lanes).map_err(|e| Failure::input(e.to_string()))?,
+    if let Some(r) = &a.report {
+        crate::report_file::check(r)?;
+    }
+    let work = WorkDir::open(a.work.as_deref())?;
+    let rtl = match given {
+        Some(r) => r,
         None => emit(
-            &work.join("rtl"),
+            &work.path.join("rtl"),
             &UnitConfig::new(a.lanes.unwrap_or(32), 0)
                 .map_err(|e| Failure::input(e.to_string()))?,
             "pisa_sg",
@@ -139,7 +199,8 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
                 seen.push(p);
                 let cfg = UnitConfig::new(lanes, p)
                     .map_err(|e| Failure::input(format!("--pipeline {p}: {e}")))?;
-                let piped = emit(&work.join(format!("rtl_p{p}")), &cfg, &format!("pisa_p{p}"))?;
+                let piped =
+                    emit(&work.path.join(format!("rtl_p{p}")), &cfg, &format!("pisa_p{p}"))?;
                 jobs.push(
                     Job::pipeline(&piped, &rtl, p, a.extra_cycles)
                         .map_err(|e| Failure::input(e.to_string()))?,
@@ -147,7 +208,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             }
         } else {
             let comb = emit(
-                &work.join("rtl_ref_p0"),
+                &work.path.join("rtl_ref_p0"),
                 &UnitConfig::new(lanes, 0).map_err(|e| Failure::input(e.to_string()))?,
                 "pisa_ref_p0",
             )?;
@@ -159,18 +220,18 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         }
     }
     for n in &notes {
-        println!("note: {n}");
+        outln!("note: {n}");
     }
     let threads = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    println!(
+    outln!(
         "prove: {} properties of {} ({} lanes), {} threads, work dir {}",
         jobs.len(),
         rtl.dir.display(),
         lanes,
         threads,
-        work.display()
+        work.path.display()
     );
     let start = Instant::now();
     let print_lock = Mutex::new(());
@@ -179,27 +240,34 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         let ands = o.and_gates.map(|n| format!(", {n} ANDs")).unwrap_or_default();
         match &o.verdict {
             Verdict::Pass => {
-                println!("PASS  l{}  {}  ({:.1} s{ands})", o.lanes, o.property, o.seconds)
+                outln!("PASS  l{}  {}  ({:.1} s{ands})", o.lanes, o.property, o.seconds)
             }
             Verdict::Fail { counterexample } => {
-                println!("FAIL  l{}  {}  ({:.1} s{ands})", o.lanes, o.property, o.seconds);
-                println!("      counterexample: {counterexample}");
+                outln!("FAIL  l{}  {}  ({:.1} s{ands})", o.lanes, o.property, o.seconds);
+                outln!("      counterexample: {counterexample}");
                 if o.lanes == 32 && !matches!(o.property, Property::Pipeline { .. }) {
-                    println!("      replay: echo '{counterexample}' | pisa exec [--backend rtl]");
+                    outln!("      replay: echo '{counterexample}' | pisa exec [--backend rtl]");
                 }
-                println!("      logs: {}", o.dir.display());
+                outln!("      logs: {}", o.dir.display());
             }
             Verdict::Error(e) => {
-                println!("ERROR l{}  {}  ({:.1} s): {e}", o.lanes, o.property, o.seconds)
+                outln!("ERROR l{}  {}  ({:.1} s): {e}", o.lanes, o.property, o.seconds)
             }
         }
     };
-    let outcomes = prove_all(&jobs, &work, &tools, threads, &report);
+    if jobs.is_empty() {
+        return Err(Failure::input(format!(
+            "nothing to prove: --block {} selects no property of {}",
+            a.block,
+            rtl.dir.display()
+        )));
+    }
+    let outcomes = prove_all(&jobs, &work.path, &tools, threads, &report);
     let count = |f: &dyn Fn(&Verdict) -> bool| outcomes.iter().filter(|o| f(&o.verdict)).count();
     let (pass, fail) =
         (count(&|v| *v == Verdict::Pass), count(&|v| matches!(v, Verdict::Fail { .. })));
     let err = outcomes.len() - pass - fail;
-    println!(
+    outln!(
         "prove: {} properties: {pass} PASS, {fail} FAIL, {err} ERROR in {:.1} s",
         outcomes.len(),
         start.elapsed().as_secs_f64()
@@ -219,19 +287,17 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
                 })
             })
             .collect();
-        let text = serde_json::to_string_pretty(
-            &serde_json::json!({ "outcomes": v, "seconds": start.elapsed().as_secs_f64() }),
-        )
-        .map_err(|e| Failure::input(e.to_string()))?;
-        std::fs::write(path, text)
-            .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
+        let json = serde_json::json!({
+            "format": "pisa-prove-report/1", "outcomes": v, "seconds": start.elapsed().as_secs_f64(),
+        });
+        crate::report_file::write(path, &json)?;
     }
     if pass == outcomes.len() {
-        if temporary {
-            let _ = std::fs::remove_dir_all(&work);
-        }
         Ok(ExitCode::SUCCESS)
     } else {
+        // the failing proofs' logs (named above) stay
+        work.keep.set(true);
+        outln!("prove: miters and logs kept in {}", work.path.display());
         Ok(ExitCode::from(1))
     }
 }

@@ -19,8 +19,8 @@ pub struct Args {
     /// Number of cases (over all shards).
     #[arg(long, default_value_t = 1_000_000)]
     count: u64,
-    /// Seed; a fresh one (printed) when omitted.
-    #[arg(long)]
+    /// Seed, decimal or 0x hex; a fresh one (printed) when omitted.
+    #[arg(long, value_parser = parse_seed)]
     seed: Option<u64>,
     /// Comma-separated forms to draw from (default: all, plus reserved opcodes).
     #[arg(long, value_delimiter = ',')]
@@ -37,6 +37,19 @@ pub struct Args {
     /// Write the report (counts, rate, coverage, mismatch) as JSON to this file.
     #[arg(long)]
     report: Option<PathBuf>,
+}
+
+fn parse_seed(s: &str) -> Result<u64, String> {
+    let t = s.replace('_', "");
+    let r = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) if !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()) => {
+            u64::from_str_radix(h, 16)
+        }
+        Some(_) => return Err(format!("'{s}' is not a hex number")),
+        None if !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()) => t.parse(),
+        None => return Err(format!("'{s}' is not a number (decimal or 0x hex)")),
+    };
+    r.map_err(|_| format!("'{s}' does not fit 64 bits"))
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -56,14 +69,14 @@ fn progress_tty(done: u64, total: u64, secs: f64) {
     let filled = (done * width / total.max(1)) as usize;
     let rate = done as f64 / secs.max(1e-9);
     let eta = (total - done) as f64 / rate.max(1.0);
-    eprint!(
+    crate::out::stderr(&format!(
         "\r[{}{}] {done}/{total} cases  {:.0}k/s  ETA {eta:.0}s ",
         "#".repeat(filled),
         ".".repeat(width as usize - filled),
         rate / 1e3
-    );
+    ));
     if done == total {
-        eprintln!();
+        errln!();
     }
 }
 
@@ -71,7 +84,7 @@ fn progress_log(done: u64, total: u64, secs: f64) {
     // in logs: a line per ~10 %
     let step = (total / 10).max(1);
     if done == total || done % step < 4096 {
-        eprintln!("progress: {done}/{total} cases, {:.0}k/s", done as f64 / secs.max(1e-9) / 1e3);
+        errln!("progress: {done}/{total} cases, {:.0}k/s", done as f64 / secs.max(1e-9) / 1e3);
     }
 }
 
@@ -112,6 +125,32 @@ fn coverage_table(r: &Report) -> String {
 
 pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let cfg = load_config(a.config.as_deref())?;
+    if a.count == 0 {
+        return Err(Failure::input("--count 0: a run that checks nothing cannot pass"));
+    }
+    if a.shard.0 > a.count {
+        return Err(Failure::input(format!(
+            "--shard {}/{}: shard {} of a {}-case run has no case",
+            a.shard.0, a.shard.1, a.shard.0, a.count
+        )));
+    }
+    if let Some(r) = &a.report {
+        crate::report_file::check(r)?;
+    }
+    if let Some(d) = &a.vcd_on_fail {
+        if d.exists() && !d.is_dir() {
+            return Err(Failure::input(format!("--vcd-on-fail {}: not a folder", d.display())));
+        }
+        let parent =
+            d.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+        if !d.exists() && !parent.is_dir() {
+            return Err(Failure::input(format!(
+                "--vcd-on-fail {}: its folder {} does not exist",
+                d.display(),
+                parent.display()
+            )));
+        }
+    }
     let forms: Vec<SgOp> = a
         .ops
         .iter()
@@ -124,7 +163,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             .unwrap_or(1);
         t ^ (std::process::id() as u64).rotate_left(32)
     });
-    eprintln!(
+    errln!(
         "pisa regress: config {} ({} lanes, latency {}), seed {seed}{}, {} cases, shard {}/{}",
         cfg.tag(),
         cfg.lanes,
@@ -144,21 +183,20 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     };
     let r = run(&cfg, &opts).map_err(|e| Failure::input(e.to_string()))?;
     let (hit, bins) = r.bins_hit();
-    print!("{}", coverage_table(&r));
-    println!("coverage: {hit}/{bins} bins hit; {} reserved-opcode cases", r.reserved_cases);
+    out!("{}", coverage_table(&r));
+    outln!("coverage: {hit}/{bins} bins hit; {} reserved-opcode cases", r.reserved_cases);
     if let Some(path) = &a.report {
         let json = serde_json::json!({
-            "config": r.config, "seed": r.seed, "cases": r.cases, "seconds": r.seconds,
+            "format": "pisa-regress-report/1", "config": r.config, "seed": r.seed, "cases": r.cases, "seconds": r.seconds,
             "checked_warp_ops_per_s": r.rate().round(), "cycles": r.cycles,
             "bins_hit": hit, "bins": bins, "reserved_cases": r.reserved_cases,
             "mismatch": r.mismatch.as_ref().map(|m| serde_json::json!({"case": m.index, "replay": m.replay, "vcd": m.vcd})),
         });
-        std::fs::write(path, serde_json::to_string_pretty(&json).unwrap_or_default() + "\n")
-            .map_err(|e| Failure::input(format!("{}: cannot write: {e}", path.display())))?;
+        crate::report_file::write(path, &json)?;
     }
     match &r.mismatch {
         None => {
-            println!(
+            outln!(
                 "PASS: {} cases, 0 mismatches, {:.0} checked warp-ops/s ({:.2} s), config {}, seed {}",
                 r.cases,
                 r.rate(),
@@ -169,7 +207,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
         Some(m) => {
-            println!(
+            outln!(
                 "FAIL: case {} of seed {} ({}) on {}:",
                 m.index,
                 r.seed,
@@ -178,19 +216,20 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
                 r.config
             );
             if m.got.wen != m.expected.wen {
-                println!("  wen: rtl {:#x}, model {:#x}", m.got.wen, m.expected.wen);
+                outln!("  wen: rtl {:#x}, model {:#x}", m.got.wen, m.expected.wen);
             }
             for l in 0..m.lanes {
                 if m.expected.wen >> l & 1 != 0 && m.got.dst[l] != m.expected.dst[l] {
-                    println!(
+                    outln!(
                         "  lane {l}: rtl {:#010x}, model {:#010x}",
-                        m.got.dst[l], m.expected.dst[l]
+                        m.got.dst[l],
+                        m.expected.dst[l]
                     );
                 }
             }
-            println!("replay (pisa exec [--backend rtl]):\n{}", m.replay);
+            outln!("replay (pisa exec [--backend rtl]):\n{}", m.replay);
             if let Some(v) = &m.vcd {
-                println!("VCD: {}", v.display());
+                outln!("VCD: {}", v.display());
             }
             Ok(ExitCode::from(1))
         }

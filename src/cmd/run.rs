@@ -2,7 +2,6 @@
 //! lane diagram in the spec's notation, each branch, then every register as a lane table.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -100,8 +99,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     );
     table(&mut out, &done.program.regs, &done.regs, st.activemask);
     out.push_str("legend: in diagrams a number is the source lane read, blank = kept its own src0, -- = not written\n");
-    // A closed pipe (e.g. `| head`) is not an error.
-    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    crate::out::stdout(&out);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use pisa_fpga::{equiv, pnr, synth, Equivalence, SynthResult, Target};
 use pisa_rtl::config::UnitConfig;
-use pisa_rtl::design::{design, manifest_info, BlockName};
+use pisa_rtl::design::{design, BlockName};
 
 use super::load_config;
 use crate::Failure;
@@ -49,6 +49,9 @@ pub struct Args {
     /// Exit 1 when the RTL needs more LUTs than this (a QoR gate for CI).
     #[arg(long)]
     max_luts: Option<u64>,
+    /// Replace files in --out even if pisa synth did not write them or they changed since.
+    #[arg(long)]
+    force: bool,
 }
 
 fn io(p: &Path) -> impl Fn(std::io::Error) -> Failure + '_ {
@@ -98,6 +101,59 @@ fn row(s: &mut String, what: &str, r: &SynthResult, target: Target, base: Option
     .unwrap();
 }
 
+/// The record of what `pisa synth` wrote into its `--out` folder.
+const LEDGER: &str = "pisa-synth.json";
+const LEDGER_FORMAT: &str = "pisa-synth/1";
+/// What a run writes at the top of `--out`; everything else there is left alone.
+const OURS: [&str; 8] =
+    ["report.json", "report.md", "rtl", "synth", "baseline", "baseline_synth", "pnr", "equiv"];
+
+/// Checks `--out` before any work: a new or empty folder, or one a previous `pisa synth` wrote
+/// (its ledger lists, with sha256, every file under the names it writes, each unchanged). The
+/// run writes into a staging folder inside it; [`finish_out`] moves the results in.
+fn begin_out(out: &Path, force: bool) -> Result<pisa_rtl::outdir::Commit, Failure> {
+    use pisa_rtl::outdir::{list_files, Commit};
+    let bad = |m: String| Failure::input(format!("--out {}: {m}", out.display()));
+    let mut owned = std::collections::BTreeMap::new();
+    if out.exists() {
+        let ledger = out.join(LEDGER);
+        if let Ok(text) = std::fs::read_to_string(&ledger) {
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+            if v["format"] == LEDGER_FORMAT {
+                for (f, sha) in v["files"].as_object().into_iter().flatten() {
+                    owned.insert(f.clone(), sha.as_str().unwrap_or_default().to_string());
+                }
+                owned.insert(LEDGER.to_string(), pisa_rtl::outdir::sha256_hex(text.as_bytes()));
+            } else if !force {
+                return Err(bad(format!(
+                    "{LEDGER} is not a pisa synth record; refusing to write here (pass --force)"
+                )));
+            }
+        }
+        if !force {
+            let files = list_files(out).map_err(|e| bad(e.to_string()))?;
+            let top = |f: &str| f.split('/').next().unwrap_or("").to_string();
+            if let Some(f) =
+                files.iter().find(|f| OURS.contains(&top(f).as_str()) && !owned.contains_key(*f))
+            {
+                return Err(bad(format!(
+                    "{f} exists and pisa synth did not write it; refusing to replace it (choose another --out or pass --force)"
+                )));
+            }
+        }
+    }
+    Commit::begin(out, owned, force).map_err(|e| bad(e.to_string()))
+}
+
+/// Moves the run's files into `--out` and records them in its ledger.
+fn finish_out(out: &Path, commit: pisa_rtl::outdir::Commit) -> Result<(), Failure> {
+    let written = commit.finish().map_err(|e| Failure::input(e.to_string()))?;
+    let ledger = serde_json::json!({ "format": LEDGER_FORMAT, "files": written });
+    let p = out.join(LEDGER);
+    std::fs::write(&p, serde_json::to_string_pretty(&ledger).unwrap_or_default() + "\n")
+        .map_err(io(&p))
+}
+
 /// Emits `block` for `cfg` with module prefix `prefix` into `dir`: (top module, the .v files).
 fn emit(
     cfg: &UnitConfig,
@@ -107,8 +163,7 @@ fn emit(
 ) -> Result<(String, Vec<PathBuf>), Failure> {
     let d = design(cfg, block, prefix)
         .map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
-    let files =
-        d.write(dir, manifest_info(cfg, block)).map_err(|e| Failure::input(e.to_string()))?;
+    let files = d.write(dir, false).map_err(|e| Failure::input(e.to_string()))?;
     Ok((d.top, files.into_iter().filter(|f| f.extension().is_some_and(|x| x == "v")).collect()))
 }
 
@@ -146,8 +201,10 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let out = a.out.clone().unwrap_or_else(|| {
         PathBuf::from(format!("target/synth/{}_{}_{}", a.target.name(), a.block.name(), cfg.tag()))
     });
-    let (top, files) = emit(&cfg, a.block, "pisa_sg", &out.join("rtl"))?;
-    eprintln!(
+    let commit = begin_out(&out, a.force)?;
+    let work = commit.staging().to_path_buf();
+    let (top, files) = emit(&cfg, a.block, "pisa_sg", &work.join("rtl"))?;
+    errln!(
         "synth: {} of {} ({} lanes, latency {}) for {} ...",
         a.block,
         top,
@@ -156,13 +213,13 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         a.target.name()
     );
     let fail = |e: pisa_fpga::FpgaError| Failure { message: e.to_string(), code: 1 };
-    let rtl = synth(a.target, &top, &files, &out.join("synth")).map_err(fail)?;
+    let rtl = synth(a.target, &top, &files, &work.join("synth")).map_err(fail)?;
     let equivalence = if a.equiv {
-        eprintln!("synth: proving the netlist equal to the RTL ...");
+        errln!("synth: proving the netlist equal to the RTL ...");
         let (gold_top, gold_files) =
-            emit(&cfg, a.block, "pisa_gold", &out.join("equiv").join("rtl"))?;
+            emit(&cfg, a.block, "pisa_gold", &work.join("equiv").join("rtl"))?;
         Some(
-            equiv(a.target, &rtl.netlist, &top, &gold_top, &gold_files, &out.join("equiv"))
+            equiv(a.target, &rtl.netlist, &top, &gold_top, &gold_files, &work.join("equiv"))
                 .map_err(fail)?,
         )
     } else {
@@ -173,12 +230,12 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let (base, base_error) = if a.no_baseline {
         (None, None)
     } else {
-        let (btop, bfiles) = baseline(a.block, cfg.lanes, &out.join("baseline"))?;
-        eprintln!("synth: baseline {btop} ...");
-        match synth(a.target, &btop, &bfiles, &out.join("baseline_synth")) {
+        let (btop, bfiles) = baseline(a.block, cfg.lanes, &work.join("baseline"))?;
+        errln!("synth: baseline {btop} ...");
+        match synth(a.target, &btop, &bfiles, &work.join("baseline_synth")) {
             Ok(b) => (Some(b), None),
             Err(e) => {
-                eprintln!("synth: the baseline {btop} failed: {e}");
+                errln!("synth: the baseline {btop} failed: {e}");
                 (None, Some(e.to_string()))
             }
         }
@@ -190,20 +247,20 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             .collect::<Vec<_>>()
             .join("\n");
         let ports = pisa_fpga::wrap::ports(&text, &top).map_err(Failure::input)?;
-        let wrap = out.join("pnr").join("pisa_fpga_wrap.v");
-        std::fs::create_dir_all(out.join("pnr")).map_err(io(&out))?;
+        let wrap = work.join("pnr").join("pisa_fpga_wrap.v");
+        std::fs::create_dir_all(work.join("pnr")).map_err(io(&work))?;
         std::fs::write(&wrap, pisa_fpga::wrap::wrapper(&top, &ports)).map_err(io(&wrap))?;
         let mut wfiles = files.clone();
         wfiles.push(wrap);
-        let w = synth(a.target, "pisa_fpga_wrap", &wfiles, &out.join("pnr")).map_err(fail)?;
+        let w = synth(a.target, "pisa_fpga_wrap", &wfiles, &work.join("pnr")).map_err(fail)?;
         // one seed: in pnr/; several: pnr/seed<N>/ each
         let mut runs = Vec::new();
         for &seed in &a.seeds {
-            eprintln!("synth: place and route at {} MHz, seed {seed} ...", a.freq);
+            errln!("synth: place and route at {} MHz, seed {seed} ...", a.freq);
             let dir = if a.seeds.len() == 1 {
-                out.join("pnr")
+                work.join("pnr")
             } else {
-                out.join("pnr").join(format!("seed{seed}"))
+                work.join("pnr").join(format!("seed{seed}"))
             };
             runs.push(pnr(a.target, &w.netlist, &dir, a.freq, seed).map_err(fail)?);
         }
@@ -276,7 +333,6 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             .unwrap();
         }
     }
-    print!("{md}");
     let report = serde_json::json!({
         "target": a.target.name(), "block": a.block.name(), "top": top, "config": cfg,
         "latency_cycles": cfg.latency(),
@@ -286,26 +342,32 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         "pnr_seeds": pnr_runs.iter().map(|r| serde_json::json!({"seed": r.seed, "fmax_mhz": r.fmax_mhz, "seconds": r.seconds})).collect::<Vec<_>>(),
         "equivalence": equivalence,
     });
-    let rp = out.join("report.json");
-    std::fs::write(&rp, serde_json::to_string_pretty(&report).unwrap_or_default())
+    let rp = work.join("report.json");
+    std::fs::write(&rp, serde_json::to_string_pretty(&report).unwrap_or_default() + "\n")
         .map_err(io(&rp))?;
-    let mp = out.join("report.md");
+    let mp = work.join("report.md");
     std::fs::write(&mp, &md).map_err(io(&mp))?;
-    eprintln!("synth: wrote {} and {}", rp.display(), mp.display());
+    finish_out(&out, commit)?;
+    errln!(
+        "synth: wrote {} and {}",
+        out.join("report.json").display(),
+        out.join("report.md").display()
+    );
+    out!("{md}");
     if base_error.is_some() {
-        eprintln!("synth: FAIL: the behavioural baseline did not synthesize (the RTL's report is written)");
+        errln!("synth: FAIL: the behavioural baseline did not synthesize (the RTL's report is written)");
         return Ok(ExitCode::from(1));
     }
     if equivalence.is_some_and(|e| e != Equivalence::Equivalent) {
-        eprintln!("synth: FAIL: the netlist is not proved equal to the RTL");
+        errln!("synth: FAIL: the netlist is not proved equal to the RTL");
         return Ok(ExitCode::from(1));
     }
     if let Some(max) = a.max_luts {
         if rtl.luts > max {
-            eprintln!("synth: FAIL: {} {lut}s > --max-luts {max}", rtl.luts);
+            errln!("synth: FAIL: {} {lut}s > --max-luts {max}", rtl.luts);
             return Ok(ExitCode::from(1));
         }
-        eprintln!("synth: PASS: {} {lut}s <= --max-luts {max}", rtl.luts);
+        errln!("synth: PASS: {} {lut}s <= --max-luts {max}", rtl.luts);
     }
     Ok(ExitCode::SUCCESS)
 }

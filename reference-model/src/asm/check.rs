@@ -215,6 +215,16 @@ impl Want {
     }
 }
 
+/// The error for an operand that must be a register but is not; a bare word is most likely a
+/// register written without its `%`.
+fn not_a_register(o: &Operand, role: &str, want: Want) -> AsmError {
+    let hint = match o {
+        Operand::Label(l, _) => format!(", found '{l}' (registers start with '%': write '%{l}')"),
+        _ => String::new(),
+    };
+    AsmError::new(o.pos(), format!("{role} must be {}{hint}", want.describe()))
+}
+
 /// One qualifier position of an opcode's syntax.
 struct Slot {
     what: &'static str,
@@ -308,7 +318,7 @@ impl Checker<'_> {
                 let i = self.reg(n, *p)?;
                 self.typed(i, *p, want, role)
             }
-            other => Err(AsmError::new(other.pos(), format!("{role} must be {}", want.describe()))),
+            other => Err(not_a_register(other, role, want)),
         }
     }
 
@@ -336,7 +346,7 @@ impl Checker<'_> {
                 Err(AsmError::new(*p, format!("{role} must be a general register, not '%{n}'")))
             }
             Operand::Reg(n, p) => self.typed(self.reg(n, *p)?, *p, want, role),
-            other => Err(AsmError::new(other.pos(), format!("{role} must be {}", want.describe()))),
+            other => Err(not_a_register(other, role, want)),
         }
     }
 
@@ -524,7 +534,7 @@ impl Checker<'_> {
                 }
             }
             "goto" => {
-                self.quals(at, "goto.cond [!]p, label", quals, &[slot("condition qualifier", &["cond"])])?;
+                self.quals(at, "goto.cond [!]p, label", quals, &[slot("condition", &["cond"])])?;
                 self.arity(s, "goto", ops, &["p", "label"])?;
                 let (p, negate) = match &ops[0] {
                     Operand::Reg(n, pp) => (self.src_reg(&ops[0], Want::Pred, "goto.cond p").map_err(|e| {
