@@ -194,6 +194,26 @@ impl UnitConfig {
         self.lanes == other.lanes && self.stages() == other.stages()
     }
 
+    /// The same unit written one way: its boundaries as `pipeline_at` and its extras in a fixed
+    /// order, so that two configurations of one unit give one canonical form (and one tag).
+    pub fn canonical(&self) -> UnitConfig {
+        let s = self.stages();
+        let k = self.log2_lanes();
+        let extras = [
+            (FRONT, Extra::Front),
+            (ROOT, Extra::Root),
+            (RESULT, Extra::Result),
+            (PICK, Extra::Pick),
+            (INPUT, Extra::Input),
+        ];
+        UnitConfig {
+            lanes: self.lanes,
+            pipeline: 0,
+            pipeline_at: Some((0..=k).filter(|&b| s[b]).collect()),
+            pipeline_extra: extras.iter().filter(|(i, _)| s[*i]).map(|(_, e)| *e).collect(),
+        }
+    }
+
     /// `log2(lanes)`: the number of tree levels.
     pub fn log2_lanes(&self) -> usize {
         self.lanes.trailing_zeros() as usize

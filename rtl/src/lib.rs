@@ -18,3 +18,7 @@ pub mod xbar;
 pub mod xbar_mux;
 
 pub use config::{ConfigError, UnitConfig};
+
+/// The sha256 of this crate's sources when it was built: the emitted Verilog of a configuration
+/// is a function of it (caches of what is built from that Verilog key on it).
+pub const SOURCE_SHA256: &str = env!("PISA_RTL_SOURCE_SHA256");

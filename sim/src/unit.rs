@@ -1,17 +1,21 @@
-//! One Verilated model of the unit.
+//! One Verilated model of the unit, driven from Rust.
+
+use std::sync::Arc;
 
 use pisa_rtl::UnitConfig;
-use pisa_sim_sys::{Shim, CONFIGS};
 
-/// Why a model could not be opened.
+use crate::model::Model;
+
+/// Why a model could not be opened or run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SimError {
     #[error("{0}")]
     Io(String),
+    /// A tool is missing or a build step failed: the message names the tool or the command.
+    #[error("{0}")]
+    Tool(String),
     #[error("the RTL backend runs PISA programs, which have 32 lanes; this configuration has {0} lanes (co-simulate smaller units with pisa regress --config)")]
     Lanes(usize),
-    #[error("no prebuilt Verilator model for {lanes} lanes with pipeline = {pipeline}{detail}; prebuilt: {available} (add one at build time with PISA_SIM_CONFIGS=\"{lanes}:{pipeline}\" or PISA_SIM_CONFIGS=\"path/to/unit.toml\")")]
-    NotBuilt { lanes: usize, pipeline: usize, detail: String, available: String },
 }
 
 /// The unit's port values for one operation (`lanes` words per source).
@@ -31,56 +35,89 @@ pub struct PortOut {
     pub wen: u32,
 }
 
+/// Operations for [`RtlUnit::run_batch`], in flat arrays (`lanes` words per operation).
+#[derive(Clone, Debug, Default)]
+pub struct Batch {
+    pub op: Vec<u32>,
+    pub src0: Vec<u32>,
+    pub src1: Vec<u32>,
+    pub mask: Vec<u32>,
+    pub activemask: Vec<u32>,
+}
+
+impl Batch {
+    pub fn clear(&mut self) {
+        self.op.clear();
+        self.src0.clear();
+        self.src1.clear();
+        self.mask.clear();
+        self.activemask.clear();
+    }
+    pub fn push(&mut self, p: &PortIn<'_>) {
+        self.op.push(p.op as u32);
+        self.src0.extend_from_slice(p.src0);
+        self.src1.extend_from_slice(p.src1);
+        self.mask.push(p.mask);
+        self.activemask.push(p.activemask);
+    }
+    pub fn len(&self) -> usize {
+        self.op.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.op.is_empty()
+    }
+}
+
+/// The results of a batch: `dst` (`lanes` words per operation) and `wen`, in issue order.
+#[derive(Clone, Debug, Default)]
+pub struct BatchOut {
+    pub dst: Vec<u32>,
+    pub wen: Vec<u32>,
+}
+
 /// A Verilated model of the unit. Not `Sync`: one thread drives one model.
 pub struct RtlUnit {
     p: *mut std::ffi::c_void,
-    shim: &'static Shim,
+    model: Arc<Model>,
     lanes: usize,
+    latency: usize,
     cycles: u64,
+    /// Scratch arrays of the cycle-by-cycle interface (reused between batches).
+    scratch: Scratch,
+}
+
+#[derive(Default)]
+struct Scratch {
+    op: Vec<u32>,
+    src0: Vec<u32>,
+    src1: Vec<u32>,
+    mask: Vec<u32>,
+    active: Vec<u32>,
+    valid: Vec<u32>,
+    dst: Vec<u32>,
+    wen: Vec<u32>,
+    valid_o: Vec<u32>,
 }
 
 // SAFETY: the model owns its VerilatedContext and holds no thread-local state; moving it to
 // another thread is fine as long as only one thread uses it at a time (RtlUnit is not Sync).
 unsafe impl Send for RtlUnit {}
 
-/// A prebuilt model's configuration (build.rs wrote it from a valid `UnitConfig`).
-fn shim_config(s: &Shim) -> UnitConfig {
-    UnitConfig::from_toml(s.config, s.tag)
-        .unwrap_or_else(|e| unreachable!("prebuilt configuration {}: {e}", s.tag))
-}
-
 impl RtlUnit {
-    /// The configurations built into this binary.
-    pub fn available() -> Vec<UnitConfig> {
-        CONFIGS.iter().map(shim_config).collect()
-    }
-
-    /// Opens a fresh model of `cfg` (out of reset): the prebuilt model of the same unit (the
-    /// same lanes and registers, however the configuration names them).
+    /// Opens a fresh model of `cfg`, out of reset. The Verilator model is built on first use
+    /// and cached (see [`crate::model`]).
     pub fn open(cfg: &UnitConfig) -> Result<RtlUnit, SimError> {
-        let shim = CONFIGS.iter().find(|s| shim_config(s).same_unit(cfg)).ok_or_else(|| {
-            SimError::NotBuilt {
-                lanes: cfg.lanes,
-                pipeline: cfg.pipeline,
-                detail: cfg
-                    .pipeline_at
-                    .as_ref()
-                    .map(|a| format!(" (pipeline_at {a:?})"))
-                    .unwrap_or_default()
-                    + &if cfg.pipeline_extra.is_empty() {
-                        String::new()
-                    } else {
-                        format!(
-                            " (pipeline_extra {:?})",
-                            cfg.pipeline_extra.iter().map(|e| e.name()).collect::<Vec<_>>()
-                        )
-                    },
-                available: CONFIGS.iter().map(|s| s.tag).collect::<Vec<_>>().join(", "),
-            }
-        })?;
-        // SAFETY: `new` returns a fresh model; it is freed exactly once, in Drop.
-        let p = unsafe { (shim.new)() };
-        let mut u = RtlUnit { p, shim, lanes: cfg.lanes, cycles: 0 };
+        let model = Model::open(cfg)?;
+        // SAFETY: `new` returns a fresh model instance; it is freed exactly once, in Drop.
+        let p = unsafe { (model.new)() };
+        let mut u = RtlUnit {
+            p,
+            model,
+            lanes: cfg.lanes,
+            latency: cfg.latency(),
+            cycles: 0,
+            scratch: Scratch::default(),
+        };
         u.reset();
         Ok(u)
     }
@@ -92,12 +129,17 @@ impl RtlUnit {
 
     /// Cycles from `valid_i` to `valid_o`.
     pub fn latency(&self) -> usize {
-        self.shim.latency
+        self.latency
     }
 
     /// Configuration tag, e.g. `l32_p2`.
-    pub fn tag(&self) -> &'static str {
-        self.shim.tag
+    pub fn tag(&self) -> String {
+        self.model.cfg.tag()
+    }
+
+    /// The model's cache folder (its Verilog, logs and library).
+    pub fn model_dir(&self) -> &std::path::Path {
+        &self.model.dir
     }
 
     /// Clock cycles run since opening.
@@ -119,7 +161,7 @@ impl RtlUnit {
         assert!(inp.src0.len() == self.lanes && inp.src1.len() == self.lanes, "one word per lane");
         // SAFETY: the pointers cover `lanes` words each, as the shim reads.
         unsafe {
-            (self.shim.set)(
+            (self.model.set)(
                 self.p,
                 inp.src0.as_ptr(),
                 inp.src1.as_ptr(),
@@ -135,13 +177,13 @@ impl RtlUnit {
     /// Settles combinational logic.
     pub fn eval(&mut self) {
         // SAFETY: valid model pointer.
-        unsafe { (self.shim.eval)(self.p) };
+        unsafe { (self.model.eval)(self.p) };
     }
 
     /// One clock cycle.
     pub fn tick(&mut self) {
         // SAFETY: valid model pointer.
-        unsafe { (self.shim.tick)(self.p) };
+        unsafe { (self.model.tick)(self.p) };
         self.cycles += 1;
     }
 
@@ -157,34 +199,103 @@ impl RtlUnit {
         assert_eq!(out.dst.len(), self.lanes, "one word per lane");
         let mut valid = 0u32;
         // SAFETY: `dst` holds `lanes` words, as the shim writes.
-        unsafe { (self.shim.get)(self.p, out.dst.as_mut_ptr(), &mut out.wen, &mut valid) };
+        unsafe { (self.model.get)(self.p, out.dst.as_mut_ptr(), &mut out.wen, &mut valid) };
         valid != 0
     }
 
     /// Runs one operation alone and returns its result: evaluates a combinational unit, or
     /// issues with `valid_i` and clocks a pipelined one until `valid_o`.
     pub fn run_one(&mut self, inp: &PortIn<'_>) -> PortOut {
-        self.drive(inp, true, true);
-        if self.latency() == 0 {
-            self.eval();
-            return self.sample().0;
+        let mut b = Batch::default();
+        b.push(inp);
+        let out = self.run_batch(&b, &mut || false);
+        PortOut { dst: out.dst, wen: out.wen[0] }
+    }
+
+    /// Runs a batch of operations in one call into the model: a combinational unit evaluates
+    /// each; a pipelined one streams them one per clock, with an idle cycle (`valid_i` low)
+    /// wherever `bubble()` says so, and the results come back in issue order.
+    pub fn run_batch(&mut self, b: &Batch, bubble: &mut dyn FnMut() -> bool) -> BatchOut {
+        let (n, l) = (b.len(), self.lanes);
+        let clocked = self.latency > 0;
+        let s = &mut self.scratch;
+        for v in [&mut s.op, &mut s.src0, &mut s.src1, &mut s.mask, &mut s.active, &mut s.valid] {
+            v.clear();
         }
-        self.tick();
-        let zeros = vec![0u32; self.lanes];
-        let idle = PortIn { op: 0, src0: &zeros, src1: &zeros, mask: 0, activemask: 0 };
-        for _ in 1..self.latency() {
-            self.drive(&idle, false, true);
-            self.tick();
+        // the cycle schedule: each operation in order with bubbles between, then idle cycles
+        // until the last result leaves the pipeline (it is sampled `latency - 1` cycles after
+        // the cycle that issues it)
+        let push = |s: &mut Scratch, op: Option<usize>| {
+            let (o, m, a, v) = match op {
+                Some(i) => (b.op[i], b.mask[i], b.activemask[i], 1),
+                None => (0, 0, 0, 0),
+            };
+            s.op.push(o);
+            s.mask.push(m);
+            s.active.push(a);
+            s.valid.push(v);
+            match op {
+                Some(i) => {
+                    s.src0.extend_from_slice(&b.src0[i * l..(i + 1) * l]);
+                    s.src1.extend_from_slice(&b.src1[i * l..(i + 1) * l]);
+                }
+                None => {
+                    s.src0.extend(std::iter::repeat_n(0, l));
+                    s.src1.extend(std::iter::repeat_n(0, l));
+                }
+            }
+        };
+        let mut i = 0;
+        while i < n {
+            if clocked && bubble() {
+                push(s, None);
+            } else {
+                push(s, Some(i));
+                i += 1;
+            }
         }
-        self.eval();
-        let (out, valid) = self.sample();
-        debug_assert!(valid, "valid_o after `latency` cycles");
+        for _ in 1..self.latency {
+            push(s, None);
+        }
+        let c = s.valid.len();
+        s.dst.resize(c * l, 0);
+        s.wen.resize(c, 0);
+        s.valid_o.resize(c, 0);
+        // SAFETY: every array holds `c` entries (`c * lanes` words for the sources and dst), as
+        // the shim reads and writes.
+        unsafe {
+            (self.model.cycles)(
+                self.p,
+                c as u32,
+                clocked as u32,
+                s.op.as_ptr(),
+                s.src0.as_ptr(),
+                s.src1.as_ptr(),
+                s.mask.as_ptr(),
+                s.active.as_ptr(),
+                s.valid.as_ptr(),
+                s.dst.as_mut_ptr(),
+                s.wen.as_mut_ptr(),
+                s.valid_o.as_mut_ptr(),
+            )
+        };
+        if clocked {
+            self.cycles += c as u64;
+        }
+        let mut out = BatchOut { dst: Vec::with_capacity(n * l), wen: Vec::with_capacity(n) };
+        for cycle in 0..c {
+            // a combinational unit answers in the same cycle; a pipelined one raises valid_o
+            if (!clocked && s.valid[cycle] != 0) || (clocked && s.valid_o[cycle] != 0) {
+                out.dst.extend_from_slice(&s.dst[cycle * l..(cycle + 1) * l]);
+                out.wen.push(s.wen[cycle]);
+            }
+        }
+        assert_eq!(out.wen.len(), n, "every operation returns in order ({})", self.tag());
         out
     }
 
-    /// Streams operations through the unit, one per clock where `issue(i)` gives the next one,
-    /// with an idle cycle (`valid_i` low) wherever `bubble()` says so. `done(i, out)` receives each
-    /// result in issue order (`out` is reused between calls). Returns the cycles used.
+    /// Streams `count` operations through the unit (see [`RtlUnit::run_batch`]); `done(i, out)`
+    /// receives each result in issue order. Returns the cycles used.
     pub fn stream<'a>(
         &mut self,
         count: usize,
@@ -193,37 +304,16 @@ impl RtlUnit {
         mut done: impl FnMut(usize, &PortOut),
     ) -> u64 {
         let start = self.cycles;
-        let mut out = PortOut { dst: vec![0u32; self.lanes], wen: 0 };
-        if self.latency() == 0 {
-            for i in 0..count {
-                let inp = issue(i);
-                self.drive(&inp, true, true);
-                self.eval();
-                self.sample_into(&mut out);
-                done(i, &out);
-            }
-            return 0;
+        let mut b = Batch::default();
+        for i in 0..count {
+            b.push(&issue(i));
         }
-        let zeros = vec![0u32; self.lanes];
-        let (mut issued, mut retired) = (0usize, 0usize);
-        while retired < count {
-            if issued < count && !bubble() {
-                let inp = issue(issued);
-                self.drive(&inp, true, true);
-                issued += 1;
-            } else {
-                self.drive(
-                    &PortIn { op: 0, src0: &zeros, src1: &zeros, mask: 0, activemask: 0 },
-                    false,
-                    true,
-                );
-            }
-            self.tick();
-            if self.sample_into(&mut out) {
-                done(retired, &out);
-                retired += 1;
-            }
-            assert!(issued - retired <= self.latency(), "at most `latency` operations in flight");
+        let r = self.run_batch(&b, &mut bubble);
+        let mut out = PortOut { dst: vec![0; self.lanes], wen: 0 };
+        for i in 0..count {
+            out.dst.copy_from_slice(&r.dst[i * self.lanes..(i + 1) * self.lanes]);
+            out.wen = r.wen[i];
+            done(i, &out);
         }
         self.cycles - start
     }
@@ -232,6 +322,6 @@ impl RtlUnit {
 impl Drop for RtlUnit {
     fn drop(&mut self) {
         // SAFETY: created by `new`, freed once.
-        unsafe { (self.shim.free)(self.p) };
+        unsafe { (self.model.free)(self.p) };
     }
 }

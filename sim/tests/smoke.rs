@@ -1,4 +1,5 @@
-//! Every prebuilt model against the reference model on random cases, one at a time and streamed.
+//! Models of several configurations against the reference model on random cases, one at a time
+//! and streamed; the cache: a second open builds nothing, a missing Verilator is named.
 
 use pisa_model::gen::{random_case, Rng};
 use pisa_model::unit::execute_lanes;
@@ -53,8 +54,9 @@ fn check<const N: usize>(unit: &mut RtlUnit, cases: usize) {
 }
 
 #[test]
-fn every_prebuilt_model_matches_the_model() {
-    for cfg in RtlUnit::available() {
+fn models_match_the_reference_model() {
+    for (l, p) in [(32, 0), (32, 2), (8, 3), (4, 1)] {
+        let cfg = pisa_rtl::UnitConfig::new(l, p).unwrap();
         let mut u = RtlUnit::open(&cfg).unwrap();
         match cfg.lanes {
             4 => check::<4>(&mut u, 3000),
@@ -62,5 +64,50 @@ fn every_prebuilt_model_matches_the_model() {
             16 => check::<16>(&mut u, 3000),
             _ => check::<32>(&mut u, 3000),
         }
+    }
+}
+
+/// A model is built once into the cache; a later process loads it; without Verilator the error
+/// says what is missing.
+#[test]
+fn the_cache_builds_once_and_a_missing_verilator_is_named() {
+    let cache = std::env::temp_dir().join(format!("pisa-sim-cache-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let probe = |extra: &[(&str, &str)]| {
+        let mut c = std::process::Command::new(std::env::current_exe().unwrap());
+        c.args(["--exact", "open_a_4_lane_model_in_a_child", "--ignored", "--nocapture"])
+            .env("PISA_SIM_CACHE", &cache);
+        for (k, v) in extra {
+            c.env(k, v);
+        }
+        let o = c.output().unwrap();
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stderr).into_owned() + &String::from_utf8_lossy(&o.stdout),
+        )
+    };
+    let (ok, first) = probe(&[]);
+    assert!(ok, "{first}");
+    assert!(first.contains("pisa-sim: building the Verilator model"), "{first}");
+    let (ok, second) = probe(&[]);
+    assert!(ok, "{second}");
+    assert!(!second.contains("building"), "the second process builds nothing: {second}");
+    let (ok, missing) = probe(&[("PISA_VERILATOR", "/nonexistent/verilator")]);
+    assert!(!ok);
+    assert!(
+        missing.contains("co-simulation needs Verilator: `/nonexistent/verilator` did not run"),
+        "{missing}"
+    );
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// The child of the test above (ignored unless run by it).
+#[test]
+#[ignore]
+fn open_a_4_lane_model_in_a_child() {
+    let cfg = pisa_rtl::UnitConfig::new(4, 2).unwrap();
+    match RtlUnit::open(&cfg) {
+        Ok(mut u) => check::<4>(&mut u, 500),
+        Err(e) => panic!("{e}"),
     }
 }

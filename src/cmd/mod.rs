@@ -31,7 +31,8 @@ use crate::Failure;
 pub enum Backend {
     /// The reference model.
     Ref,
-    /// The emitted Verilog, Verilated (a prebuilt 32-lane configuration; see --config).
+    /// The emitted Verilog, Verilated (any 32-lane configuration, see --config; its model is built
+    /// on first use and cached).
     Rtl,
 }
 

@@ -1,0 +1,388 @@
+//! Constrained-random differential regression: the Verilated unit against the reference model.
+//!
+//! Case `i` of seed `S` comes from its own random stream (`Rng::for_case(S, i)`), and so does
+//! whether an idle cycle precedes it in a pipelined unit; `--shard K/N` runs the cases with
+//! `i % N == K - 1`. A shard's cases are cut into blocks of [`BLOCK`]; `jobs` threads, each with
+//! its own model instance (reset at the start of every block), take blocks in order. The run
+//! stops at the first mismatching case (the lowest index), and its coverage counts exactly the
+//! cases up to that one: the result does not depend on the number of threads or machines.
+//! Stimulus: `pisa_model::gen`, weighted to the edge classes; 1 case in 50 is a reserved opcode
+//! (the unit must write no lane).
+
+pub mod html;
+pub mod report;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+pub use pisa_model::exec::replay_line;
+use pisa_model::gen::{all_bins, classify, Bin, Rng};
+use pisa_model::unit::execute_lanes;
+use pisa_model::{SgInputs, SgOp, SgOutputs};
+use pisa_rtl::UnitConfig;
+
+pub use report::{Mismatch, Report};
+
+use crate::unit::{Batch, PortIn, PortOut, RtlUnit, SimError};
+
+/// Cases per block: the unit of work of one thread and of one call into the model.
+pub const BLOCK: u64 = 4096;
+const BUBBLE_SALT: u64 = 0xB0B5_1DE5;
+
+/// What to run.
+pub struct Options<'a> {
+    pub count: u64,
+    pub seed: u64,
+    /// Forms to draw from (all 57 when empty); reserved opcodes only with all forms.
+    pub forms: Vec<SgOp>,
+    /// `(k, n)`: run cases with `i % n == k - 1`.
+    pub shard: (u64, u64),
+    /// Threads, each with its own model (at least 1).
+    pub jobs: usize,
+    pub vcd_dir: Option<PathBuf>,
+    /// Called now and then with (cases done, cases in this shard, seconds).
+    pub progress: Option<&'a (dyn Fn(u64, u64, f64) + Sync)>,
+}
+
+impl Options<'_> {
+    /// One shard of `count` cases of `seed`, on one thread, no VCD, no progress.
+    pub fn new(count: u64, seed: u64) -> Options<'static> {
+        Options {
+            count,
+            seed,
+            forms: vec![],
+            shard: (1, 1),
+            jobs: 1,
+            vcd_dir: None,
+            progress: None,
+        }
+    }
+}
+
+/// A case: opcode (maybe reserved), operands, the model's answer.
+struct Case<const N: usize> {
+    index: u64,
+    op: Option<SgOp>,
+    code: u8,
+    inp: SgInputs<N>,
+    want: SgOutputs<N>,
+    bubble: bool,
+}
+
+/// Dense index of a coverage bin: opcode x participation class x segmask class.
+fn bin_index(b: &Bin) -> usize {
+    use pisa_model::gen::{MaskClass, SegClass};
+    let m = match b.mask {
+        MaskClass::Empty => 0,
+        MaskClass::Single => 1,
+        MaskClass::Partial => 2,
+        MaskClass::Full => 3,
+    };
+    let s = match b.segmask {
+        None => 0,
+        Some(SegClass::Width(w)) => 1 + w.trailing_zeros() as usize,
+        Some(SegClass::Irregular) => 7,
+    };
+    (b.op.encode() as usize * 4 + m) * 8 + s
+}
+
+fn make_case<const N: usize>(seed: u64, index: u64, forms: &[SgOp], reserved: bool) -> Case<N> {
+    let mut rng = Rng::for_case(seed, index);
+    let (op, inp) = pisa_model::gen::random_case::<N>(&mut rng, forms);
+    let bubble = Rng::for_case(seed ^ BUBBLE_SALT, index).below(10) == 0;
+    if reserved && rng.below(50) == 0 {
+        let code = loop {
+            let c = rng.u32() as u8;
+            if SgOp::decode(c).is_none() {
+                break c;
+            }
+        };
+        return Case {
+            index,
+            op: None,
+            code,
+            inp,
+            want: SgOutputs { dst: [0; N], wen: 0 },
+            bubble,
+        };
+    }
+    let want = execute_lanes(op, &inp);
+    Case { index, op: Some(op), code: op.encode(), inp, want, bubble }
+}
+
+fn port<const N: usize>(c: &Case<N>) -> PortIn<'_> {
+    PortIn {
+        op: c.code,
+        src0: &c.inp.src0,
+        src1: &c.inp.src1,
+        mask: c.inp.mask,
+        activemask: c.inp.activemask,
+    }
+}
+
+fn agrees(got_dst: &[u32], got_wen: u32, want_dst: &[u32], want_wen: u32) -> bool {
+    got_wen == want_wen
+        && (0..want_dst.len()).all(|l| want_wen >> l & 1 == 0 || got_dst[l] == want_dst[l])
+}
+
+/// What one block found: its coverage counts (up to its first mismatch), and that mismatch.
+struct BlockResult<const N: usize> {
+    block: u64,
+    cases: u64,
+    reserved: u64,
+    counts: Vec<(usize, u64)>,
+    bad: Option<(Case<N>, PortOut)>,
+    cycles: u64,
+}
+
+fn run_block<const N: usize>(
+    unit: &mut RtlUnit,
+    o: &Options<'_>,
+    forms: &[SgOp],
+    reserved: bool,
+    b: u64,
+    total: u64,
+    batch: &mut Batch,
+) -> BlockResult<N> {
+    let (k, n) = o.shard;
+    let (first, last) = (b * BLOCK, ((b + 1) * BLOCK).min(total));
+    let cases: Vec<Case<N>> =
+        (first..last).map(|j| make_case::<N>(o.seed, k - 1 + n * j, forms, reserved)).collect();
+    batch.clear();
+    for c in &cases {
+        batch.push(&port(c));
+    }
+    unit.reset();
+    let start_cycles = unit.cycles();
+    let mut bubbles = cases.iter().map(|c| c.bubble);
+    let out = unit.run_batch(batch, &mut || bubbles.next().unwrap_or(false));
+    let bad = (0..cases.len()).find(|&i| {
+        !agrees(&out.dst[i * N..(i + 1) * N], out.wen[i], &cases[i].want.dst, cases[i].want.wen)
+    });
+    let counted = bad.map_or(cases.len(), |i| i + 1);
+    let mut counts: BTreeMap<usize, u64> = BTreeMap::new();
+    let mut reserved_cases = 0;
+    for c in &cases[..counted] {
+        match c.op {
+            Some(op) => *counts.entry(bin_index(&classify::<N>(op, &c.inp))).or_insert(0) += 1,
+            None => reserved_cases += 1,
+        }
+    }
+    let bad = bad.map(|i| {
+        let got = PortOut { dst: out.dst[i * N..(i + 1) * N].to_vec(), wen: out.wen[i] };
+        (cases.into_iter().nth(i).expect("in range"), got)
+    });
+    BlockResult {
+        block: b,
+        cases: counted as u64,
+        reserved: reserved_cases,
+        counts: counts.into_iter().collect(),
+        bad,
+        cycles: unit.cycles() - start_cycles,
+    }
+}
+
+fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options<'_>) -> Result<Report, SimError> {
+    let forms: Vec<SgOp> = if o.forms.is_empty() { SgOp::all() } else { o.forms.clone() };
+    let reserved = o.forms.is_empty();
+    let (k, n) = o.shard;
+    // the shard's cases are i = k - 1 + n * j for j in 0..total
+    let total = if o.count >= k { (o.count - k) / n + 1 } else { 0 };
+    let blocks = total.div_ceil(BLOCK);
+    let jobs = o.jobs.clamp(1, blocks.max(1) as usize);
+    // one model instance per thread, all opened (and the model built) before the clock starts
+    let mut units: Vec<RtlUnit> =
+        (0..jobs).map(|_| RtlUnit::open(cfg)).collect::<Result<_, _>>()?;
+    let start = Instant::now();
+    let next = AtomicU64::new(0);
+    let stop = AtomicU64::new(u64::MAX); // the first block with a mismatch
+    let done = AtomicU64::new(0);
+    let results: Mutex<Vec<BlockResult<N>>> = Mutex::new(Vec::new());
+    let main = std::thread::current();
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    let seconds = std::thread::scope(|s| {
+        let workers: Vec<_> = units
+            .iter_mut()
+            .map(|unit| {
+                let (next, stop, done, results, forms) = (&next, &stop, &done, &results, &forms);
+                let (main, finished) = (main.clone(), &finished);
+                s.spawn(move || {
+                    let mut batch = Batch::default();
+                    loop {
+                        let b = next.fetch_add(1, Ordering::Relaxed);
+                        if b >= blocks || b > stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let r = run_block::<N>(unit, o, forms, reserved, b, total, &mut batch);
+                        if r.bad.is_some() {
+                            stop.fetch_min(b, Ordering::Relaxed);
+                        }
+                        done.fetch_add(r.cases, Ordering::Relaxed);
+                        if let Ok(mut v) = results.lock() {
+                            v.push(r);
+                        }
+                    }
+                    // wake the loop below, so that the run's time ends with the last worker
+                    finished.fetch_add(1, Ordering::Release);
+                    main.unpark();
+                })
+            })
+            .collect();
+        while finished.load(Ordering::Acquire) < workers.len() {
+            std::thread::park_timeout(std::time::Duration::from_millis(250));
+            if let Some(p) = o.progress {
+                p(done.load(Ordering::Relaxed), total, start.elapsed().as_secs_f64());
+            }
+        }
+        start.elapsed().as_secs_f64()
+    });
+    let mut results = results.into_inner().unwrap_or_default();
+    results.sort_by_key(|r| r.block);
+    let stop = stop.into_inner();
+    let results: Vec<BlockResult<N>> = results.into_iter().filter(|r| r.block <= stop).collect();
+    let mut counts = vec![0u64; 256 * 4 * 8];
+    let (mut cases, mut reserved_cases, mut cycles) = (0, 0, 0);
+    let mut bad = None;
+    for r in results {
+        cases += r.cases;
+        reserved_cases += r.reserved;
+        cycles += r.cycles;
+        for (i, c) in r.counts {
+            counts[i] += c;
+        }
+        if r.bad.is_some() {
+            bad = r.bad;
+        }
+    }
+    if let Some(p) = o.progress {
+        p(cases, total, seconds);
+    }
+    let mismatch = match bad {
+        None => None,
+        Some((c, got)) => {
+            let expected = PortOut { dst: c.want.dst.to_vec(), wen: c.want.wen };
+            let vcd = match &o.vcd_dir {
+                Some(dir) => Some(write_vcd(dir, cfg, c.index, &port(&c), &expected)?),
+                None => None,
+            };
+            Some(Mismatch::new(
+                c.index,
+                c.op,
+                c.code,
+                N,
+                &c.inp.src0,
+                &c.inp.src1,
+                c.inp.mask,
+                c.inp.activemask,
+                expected,
+                got,
+                vcd,
+            ))
+        }
+    };
+    let bins = all_bins::<N>(&forms);
+    Ok(Report {
+        config: cfg.tag(),
+        unit: cfg.canonical(),
+        lanes: N,
+        seed: o.seed,
+        count: o.count,
+        shards: vec![o.shard],
+        forms: if o.forms.is_empty() {
+            None
+        } else {
+            Some(o.forms.iter().map(|f| f.to_string()).collect())
+        },
+        cases,
+        seconds,
+        cycles,
+        coverage: bins.iter().map(|b| (*b, counts[bin_index(b)])).collect(),
+        reserved_cases,
+        mismatches: mismatch.into_iter().collect(),
+        jobs,
+    })
+}
+
+fn write_vcd(
+    dir: &Path,
+    cfg: &UnitConfig,
+    index: u64,
+    inp: &PortIn<'_>,
+    expected: &PortOut,
+) -> Result<PathBuf, SimError> {
+    let io = |e: std::io::Error| SimError::Io(format!("{}: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(io)?;
+    // a new file, never one that is there already (an earlier run's VCD, someone else's file)
+    let mut n = 0;
+    let (path, file) = loop {
+        let name = match n {
+            0 => format!("{}_case{index}.vcd", cfg.tag()),
+            _ => format!("{}_case{index}.{n}.vcd", cfg.tag()),
+        };
+        let path = dir.join(name);
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(f) => break (path, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
+            Err(e) => return Err(io(e)),
+        }
+    };
+    let mut fresh = RtlUnit::open(cfg)?;
+    crate::vcd_dump::write_case(std::io::BufWriter::new(file), &mut fresh, inp, expected)
+        .map_err(io)?;
+    Ok(path)
+}
+
+/// Runs the regression on `cfg` (its Verilator model is built on first use).
+pub fn run(cfg: &UnitConfig, o: &Options<'_>) -> Result<Report, SimError> {
+    assert!(o.shard.0 >= 1 && o.shard.0 <= o.shard.1, "shard K/N with 1 <= K <= N");
+    match cfg.lanes {
+        4 => run_n::<4>(cfg, o),
+        8 => run_n::<8>(cfg, o),
+        16 => run_n::<16>(cfg, o),
+        _ => run_n::<32>(cfg, o),
+    }
+}
+
+/// Test hook: the same run against a deliberately different oracle, to show a mismatch is caught
+/// and reported. `corrupt` may change the model's answer.
+#[doc(hidden)]
+pub fn run_with_corrupted_model<const N: usize>(
+    cfg: &UnitConfig,
+    o: &Options<'_>,
+    corrupt: fn(SgOp, &mut SgOutputs<N>),
+) -> Result<Report, SimError> {
+    let mut unit = RtlUnit::open(cfg)?;
+    let forms: Vec<SgOp> = if o.forms.is_empty() { SgOp::all() } else { o.forms.clone() };
+    for i in 0..o.count {
+        let mut c = make_case::<N>(o.seed, i, &forms, false);
+        if let Some(op) = c.op {
+            corrupt(op, &mut c.want);
+        }
+        let got = unit.run_one(&port(&c));
+        if !agrees(&got.dst, got.wen, &c.want.dst, c.want.wen) {
+            let expected = PortOut { dst: c.want.dst.to_vec(), wen: c.want.wen };
+            let vcd = match &o.vcd_dir {
+                Some(dir) => Some(write_vcd(dir, cfg, c.index, &port(&c), &expected)?),
+                None => None,
+            };
+            let m = Mismatch::new(
+                c.index,
+                c.op,
+                c.code,
+                N,
+                &c.inp.src0,
+                &c.inp.src1,
+                c.inp.mask,
+                c.inp.activemask,
+                expected,
+                got,
+                vcd,
+            );
+            return Ok(Report::single(cfg, o, i + 1, vec![m]));
+        }
+    }
+    Ok(Report::single(cfg, o, o.count, vec![]))
+}
