@@ -5,7 +5,10 @@
 #                            formatting (cargo fmt) and lints (cargo clippy, warnings are errors),
 #                            builds and checks the model-only variant with a broken verilator
 #                            first on PATH (scripts/check-model-only.sh), then runs the whole
-#                            workspace's tests (cargo nextest, release).
+#                            workspace's tests (cargo nextest, release), then installs the
+#                            Python package (pip install ./python) and runs its tests (pytest:
+#                            the API, a property test against pisa exec, the cocotb testbench
+#                            on Icarus and Verilator).
 #   scripts/test.sh --fast   the daily tier, a few minutes once built: the model, the assembler
 #                            and the exec contract, the quadrants API on the model, the RTL
 #                            generator's unit tests, emit + lint of an 8-lane unit, a short
@@ -48,4 +51,6 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --release -- -D warnings
 scripts/check-model-only.sh
 run_tests
+python3 -m pip install -q --disable-pip-version-check ./python
+python3 -m pytest -q -p no:cacheprovider python/tests
 echo "test.sh: all tests passed in $(( $(date +%s) - start )) s"
