@@ -62,8 +62,13 @@ macro_rules! by_dtype {
 
 macro_rules! values {
     ($what:expr, $arr:expr, |$v:ident| $body:expr) => {
-        by_dtype!($what, $arr, "int32, uint32, float32, float64, int64 or uint64",
-            [i32, u32, f32, f64, i64, u64], |$v| $body)
+        by_dtype!(
+            $what,
+            $arr,
+            "int32, uint32, float32, float64, int64 or uint64",
+            [i32, u32, f32, f64, i64, u64],
+            |$v| $body
+        )
     };
 }
 macro_rules! ints {
@@ -73,8 +78,13 @@ macro_rules! ints {
 }
 macro_rules! flags {
     ($what:expr, $arr:expr, |$v:ident| $body:expr) => {
-        by_dtype!($what, $arr, "int32, uint32, int64, uint64 or bool",
-            [i32, u32, i64, u64, bool], |$v| $body)
+        by_dtype!(
+            $what,
+            $arr,
+            "int32, uint32, int64, uint64 or bool",
+            [i32, u32, i64, u64, bool],
+            |$v| $body
+        )
     };
 }
 
