@@ -262,26 +262,7 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options<'_>) -> Result<Report, Si
     }
     let mismatch = match bad {
         None => None,
-        Some((c, got)) => {
-            let expected = PortOut { dst: c.want.dst.to_vec(), wen: c.want.wen };
-            let vcd = match &o.vcd_dir {
-                Some(dir) => Some(write_vcd(dir, cfg, c.index, &port(&c), &expected)?),
-                None => None,
-            };
-            Some(Mismatch::new(
-                c.index,
-                c.op,
-                c.code,
-                N,
-                &c.inp.src0,
-                &c.inp.src1,
-                c.inp.mask,
-                c.inp.activemask,
-                expected,
-                got,
-                vcd,
-            ))
-        }
+        Some((c, got)) => Some(mismatch(cfg, o, &c, got)?),
     };
     let bins = all_bins::<N>(&forms);
     Ok(Report {
@@ -304,6 +285,33 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options<'_>) -> Result<Report, Si
         mismatches: mismatch.into_iter().collect(),
         jobs,
     })
+}
+
+/// The report of a mismatching case, with its VCD when `o.vcd_dir` asks for one.
+fn mismatch<const N: usize>(
+    cfg: &UnitConfig,
+    o: &Options<'_>,
+    c: &Case<N>,
+    got: PortOut,
+) -> Result<Mismatch, SimError> {
+    let expected = PortOut { dst: c.want.dst.to_vec(), wen: c.want.wen };
+    let vcd = match &o.vcd_dir {
+        Some(dir) => Some(write_vcd(dir, cfg, c.index, &port(c), &expected)?),
+        None => None,
+    };
+    Ok(Mismatch::new(
+        c.index,
+        c.op,
+        c.code,
+        N,
+        &c.inp.src0,
+        &c.inp.src1,
+        c.inp.mask,
+        c.inp.activemask,
+        expected,
+        got,
+        vcd,
+    ))
 }
 
 fn write_vcd(
@@ -363,24 +371,7 @@ pub fn run_with_corrupted_model<const N: usize>(
         }
         let got = unit.run_one(&port(&c));
         if !agrees(&got.dst, got.wen, &c.want.dst, c.want.wen) {
-            let expected = PortOut { dst: c.want.dst.to_vec(), wen: c.want.wen };
-            let vcd = match &o.vcd_dir {
-                Some(dir) => Some(write_vcd(dir, cfg, c.index, &port(&c), &expected)?),
-                None => None,
-            };
-            let m = Mismatch::new(
-                c.index,
-                c.op,
-                c.code,
-                N,
-                &c.inp.src0,
-                &c.inp.src1,
-                c.inp.mask,
-                c.inp.activemask,
-                expected,
-                got,
-                vcd,
-            );
+            let m = mismatch(cfg, o, &c, got)?;
             return Ok(Report::single(cfg, o, i + 1, vec![m]));
         }
     }
