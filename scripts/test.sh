@@ -37,7 +37,7 @@ run_tests() {
 if [ "$mode" = fast ]; then
   run_tests -E "$(tr '\n' ' ' <<'EOF'
 package(pisa-model)
-| (package(pisa-rtl) & (kind(lib) | binary(config) | test(/lint_small/)))
+| (package(pisa-rtl) & (kind(lib) | binary(snapshots) | test(/lint_small/)))
 | (package(pisa) & (binary(cli) | binary(quadrants_ref)))
 | (package(pisa-sim) & test(/smoke|shards_partition/))
 EOF

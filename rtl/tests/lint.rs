@@ -81,6 +81,12 @@ fn every_small_configuration_is_lint_clean() {
     }
 }
 
+/// The fast tier's emit + lint (`scripts/test.sh --fast`): one small pipelined unit.
+#[test]
+fn lint_small_8_lane_pipelined_unit() {
+    lint(8, 2, BlockName::Unit, true);
+}
+
 #[test]
 fn default_32_lane_unit_is_lint_clean() {
     lint(32, 0, BlockName::Unit, true);
