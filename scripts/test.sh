@@ -39,7 +39,7 @@ if [ "$mode" = fast ]; then
 package(pisa-model)
 | (package(pisa-rtl) & (kind(lib) | binary(snapshots) | test(/lint_small/)))
 | (package(pisa) & (binary(cli) | binary(quadrants_ref)))
-| (package(pisa-sim) & test(/smoke|shards_partition/))
+| (package(pisa-sim) & (binary(smoke) | test(/shards_partition/)))
 EOF
 )"
   echo "test.sh --fast: passed in $(( $(date +%s) - start )) s"
