@@ -75,9 +75,32 @@ fn bench_reports_rates_and_ratios() {
     let forms = v["forms"].as_array().unwrap();
     assert_eq!(forms.len(), 2);
     for f in forms {
-        assert!(f["model_warp_ops_per_s"].as_f64().unwrap() > 0.0);
-        assert!(f["baseline_warp_ops_per_s"].as_f64().unwrap() > 0.0);
+        for key in [
+            "model_warp_ops_per_s",
+            "model_single_call_warp_ops_per_s",
+            "baseline_warp_ops_per_s",
+            "literal_warp_ops_per_s",
+            "ratio",
+        ] {
+            assert!(f[key].as_f64().unwrap() > 0.0, "{key} in {f}");
+        }
     }
+    assert!(v["baseline"].as_str().unwrap().contains("pisa_model::plain"));
+    // the portable kernel runs everywhere; streaming compares with a memory copy
+    let (code, out, err) = pisa(
+        &["bench", "--forms", "ired.sum.32b", "--time-ms", "5", "--rounds", "1"]
+            .into_iter()
+            .chain(["--kernel", "portable", "--streaming", "4096"])
+            .collect::<Vec<_>>(),
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["model_kernel"], "portable");
+    assert!(v["streaming"][0]["copy_gb_per_s"].as_f64().unwrap() > 0.0);
+    let (code, _, err) = pisa(&["bench", "--kernel", "sse9"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("--kernel: unknown kernel \"sse9\""), "{err}");
     let (code, _, err) = pisa(&["bench", "--forms", "shfl.sideways.32b"], "");
     assert_eq!(code, 2);
     assert!(err.contains("'shfl.sideways.32b' is not a sub-group instruction form"), "{err}");

@@ -23,8 +23,10 @@ use pyo3::types::PyDict;
 
 use pisa_model::exec::{run_source, InitialState};
 use pisa_model::interp::RunOptions;
-use pisa_model::unit::{execute, execute_lanes};
-use pisa_model::{RefBackend, SgInputs, SgOp, SubgroupBackend, LANES};
+use pisa_model::unit::execute_lanes;
+use pisa_model::{
+    execute_batch_into, RefBackend, SgInputs, SgOp, SgOutputs, SubgroupBackend, LANES,
+};
 use pisa_rtl::design::{design, BlockName};
 use pisa_rtl::UnitConfig;
 use pisa_sim::unit::{Batch, PortIn, RtlUnit};
@@ -96,18 +98,47 @@ fn run_ref<const N: usize>(
             mask: mask[w],
             activemask: act[w],
         };
-        wen[w] = if N == LANES {
-            // the 32-lane entry point picks the fastest kernels this CPU has
-            // SAFETY: N == LANES, so SgInputs<N> is SgInputs<LANES>
-            let inp32 = unsafe { &*(&inp as *const SgInputs<N> as *const SgInputs<LANES>) };
-            let o = execute(op, inp32);
-            d.copy_from_slice(&o.dst);
-            o.wen
-        } else {
-            let o = execute_lanes::<N>(op, &inp);
-            d.copy_from_slice(&o.dst);
-            o.wen
-        };
+        let o = execute_lanes::<N>(op, &inp);
+        d.copy_from_slice(&o.dst);
+        wen[w] = o.wen;
+    }
+}
+
+/// `W` warps of 32 lanes on the model's batch path (the form decoded once per chunk, the best
+/// kernel of this CPU), through a chunk of operand structs that stays in the L1/L2 caches.
+fn run_ref32(
+    op: SgOp,
+    src0: &[u32],
+    src1: &[u32],
+    mask: &[u32],
+    act: &[u32],
+    dst: &mut [u32],
+    wen: &mut [u32],
+) {
+    const CHUNK: usize = 128;
+    let mut inputs: Vec<SgInputs> = Vec::with_capacity(CHUNK);
+    let mut outputs = vec![SgOutputs { dst: [0; LANES], wen: 0 }; CHUNK];
+    let warps = mask.len();
+    let mut start = 0;
+    while start < warps {
+        let end = (start + CHUNK).min(warps);
+        inputs.clear();
+        for w in start..end {
+            let lanes = w * LANES..(w + 1) * LANES;
+            inputs.push(SgInputs {
+                src0: src0[lanes.clone()].try_into().expect("32 lanes"),
+                src1: src1[lanes].try_into().expect("32 lanes"),
+                mask: mask[w],
+                activemask: act[w],
+            });
+        }
+        execute_batch_into(op, &inputs, &mut outputs);
+        for (k, o) in outputs[..end - start].iter().enumerate() {
+            let w = start + k;
+            dst[w * LANES..(w + 1) * LANES].copy_from_slice(&o.dst);
+            wen[w] = o.wen;
+        }
+        start = end;
     }
 }
 
@@ -157,7 +188,7 @@ fn execute_batch<'py>(
                 4 => run_ref::<4>(op, s0, s1, m, a, dst, wen),
                 8 => run_ref::<8>(op, s0, s1, m, a, dst, wen),
                 16 => run_ref::<16>(op, s0, s1, m, a, dst, wen),
-                32 => run_ref::<32>(op, s0, s1, m, a, dst, wen),
+                32 => run_ref32(op, s0, s1, m, a, dst, wen),
                 _ => unreachable!("the lane count is checked by the Python layer"),
             });
         }

@@ -32,7 +32,8 @@ fn column<const N: usize, V: Lanes<N>>(
     let negative = v.and(sign).eq(sign);
     let key = v.xor(negative.and(V::splat(fmt.width_mask())).or(sign));
     let acc = match op {
-        FredOp::Min => key.and(num).or(num.andnot(V::splat(u32::MAX))).reduce_umin(),
+        // min as the complement of max over inverted keys: lanes outside `num` stay zero
+        FredOp::Min => !key.xor(V::splat(u32::MAX)).and(num).reduce_umax(),
         FredOp::Max | FredOp::Absmax => key.and(num).reduce_umax(),
     };
     let any_num = num.reduce_or() != 0;

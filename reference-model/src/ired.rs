@@ -22,15 +22,17 @@ pub(crate) fn reduce<const N: usize, V: Lanes<N>>(
     let sign = 1u32 << (ty.bits() - 1);
     let x = V::load(src0);
     let v = x.and(V::splat(wm));
-    // lanes outside m hold the identity of min (all ones) or and
-    let ones_outside = m.andnot(V::splat(wm));
+    // Every reduction keeps lanes outside `m` at zero, the identity of max, or and xor; min and
+    // and are taken as complements of max and or (`min(x) = !max(!x)`), so no lane is ever filled
+    // with all ones (which AVX-512 code generation turns into a merge-masked, loop-carried
+    // register dependency).
     let r = match op {
         IredOp::Sum => x.and(m).reduce_add(),
-        IredOp::Smin => v.xor(V::splat(sign)).and(m).or(ones_outside).reduce_umin() ^ sign,
+        IredOp::Smin => v.xor(V::splat(sign ^ wm)).and(m).reduce_umax() ^ wm ^ sign,
         IredOp::Smax => v.xor(V::splat(sign)).and(m).reduce_umax() ^ sign,
-        IredOp::Umin => v.and(m).or(ones_outside).reduce_umin(),
+        IredOp::Umin => v.xor(V::splat(wm)).and(m).reduce_umax() ^ wm,
         IredOp::Umax => v.and(m).reduce_umax(),
-        IredOp::And => x.or(ones_outside).reduce_and(),
+        IredOp::And => !x.xor(V::splat(u32::MAX)).and(m).reduce_or(),
         IredOp::Or => x.and(m).reduce_or(),
         IredOp::Xor => x.and(m).reduce_xor(),
         IredOp::Absmax => {

@@ -18,9 +18,11 @@ pub mod fred;
 pub mod gen;
 pub mod interp;
 pub mod ired;
+pub mod kernel;
 pub mod literal;
 pub mod op;
 pub mod perf;
+pub mod plain;
 pub mod quadrants;
 pub mod redfirstidx;
 pub mod shfl;
@@ -28,5 +30,6 @@ pub mod simd;
 pub mod unit;
 
 pub use backend::{BackendError, RefBackend, SubgroupBackend};
+pub use kernel::{execute_batch, execute_batch_into, Kernel};
 pub use op::{FloatType, FredOp, IntType, IredOp, RegKind, SgOp, ShflMode, Warp, LANES};
 pub use unit::{execute, SgInputs, SgOutputs};

@@ -1,13 +1,15 @@
-//! Throughput of the model per instruction form, against the lane-by-lane port of the
-//! pseudocode ([`crate::literal`]) as the baseline. Used by `pisa bench`; the criterion benches in
+//! Throughput of the model per instruction form against two baselines: the plain port
+//! specialised per form ([`crate::plain`], the fair one: a lane loop per form, no SIMD) and the
+//! lane-by-lane oracle ([`crate::literal`]). Used by `pisa bench`; the criterion benches in
 //! `benches/model.rs` measure the same workloads.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use crate::gen::{random_inputs, Rng};
-use crate::op::SgOp;
-use crate::unit::{execute, SgInputs};
+use crate::kernel::{execute_batch_with, execute_with, Kernel, Unsupported};
+use crate::op::{SgOp, LANES};
+use crate::unit::{execute, SgInputs, SgOutputs};
 
 /// Number of distinct operand sets a workload cycles through.
 pub const WORKLOAD_CASES: usize = 256;
@@ -57,32 +59,53 @@ pub fn workload(op: SgOp, w: Workload) -> Vec<SgInputs> {
         .collect()
 }
 
-/// Measured rates of one form, in warp-ops per second.
+/// Measured rates of one form, in warp-ops per second, one core, same run.
 #[derive(Clone, Copy, Debug)]
 pub struct FormRate {
     pub form: SgOp,
     pub workload: Workload,
+    /// The kernel the model ran with.
+    pub kernel: Kernel,
+    /// The model's batch entry point ([`crate::kernel::execute_batch_with`]).
     pub model: f64,
-    pub baseline: f64,
+    /// The model one warp per call ([`crate::execute`] or [`crate::kernel::execute_with`]).
+    pub model_single: f64,
+    /// The baseline: the plain port specialised per form ([`crate::plain`]), batch loop.
+    pub plain: f64,
+    /// The lane-by-lane oracle ([`crate::literal`]), one warp per call.
+    pub literal: f64,
 }
 
 impl FormRate {
+    /// Model (batch) over the plain per-form port.
     pub fn ratio(&self) -> f64 {
-        self.model / self.baseline
+        self.model / self.plain
     }
 }
 
 /// Warp-ops per second of `f` over `cases`, best of `rounds` rounds of at least `min` each.
 pub fn rate(cases: &[SgInputs], min: Duration, rounds: u32, f: impl Fn(&SgInputs) -> u32) -> f64 {
+    batch_rate(cases, min, rounds, |cs, acc| {
+        for c in cs {
+            *acc ^= f(black_box(c));
+        }
+    })
+}
+
+/// Like [`rate`] for a function that runs a whole batch per call.
+fn batch_rate(
+    cases: &[SgInputs],
+    min: Duration,
+    rounds: u32,
+    mut f: impl FnMut(&[SgInputs], &mut u32),
+) -> f64 {
     let mut best = 0f64;
     for _ in 0..rounds {
         let start = Instant::now();
         let mut n = 0u64;
         let mut acc = 0u32;
         while start.elapsed() < min {
-            for c in cases {
-                acc ^= f(black_box(c));
-            }
+            f(black_box(cases), &mut acc);
             n += cases.len() as u64;
         }
         black_box(acc);
@@ -91,16 +114,93 @@ pub fn rate(cases: &[SgInputs], min: Duration, rounds: u32, f: impl Fn(&SgInputs
     best
 }
 
-/// Measures the model and the baseline on one form.
-pub fn measure(form: SgOp, w: Workload, min: Duration, rounds: u32) -> FormRate {
+/// Measures the model (with `kernel`) and the baselines on one form.
+pub fn measure(
+    form: SgOp,
+    w: Workload,
+    kernel: Kernel,
+    min: Duration,
+    rounds: u32,
+) -> Result<FormRate, Unsupported> {
+    kernel.check()?;
     let cases = workload(form, w);
-    let model = rate(&cases, min, rounds, |c| {
-        let o = execute(form, c);
-        o.dst[7] ^ o.wen
+    let mut out = vec![SgOutputs { dst: [0; LANES], wen: 0 }; cases.len()];
+    let model = batch_rate(&cases, min, rounds, |cs, acc| {
+        let _ = execute_batch_with(kernel, form, cs, &mut out);
+        *acc ^= black_box(&out)[7].dst[7];
     });
-    let baseline = rate(&cases, min, rounds, |c| {
+    let model_single = if kernel == Kernel::best() {
+        rate(&cases, min, rounds, |c| {
+            let o = execute(form, c);
+            o.dst[7] ^ o.wen
+        })
+    } else {
+        rate(&cases, min, rounds, |c| match execute_with(kernel, form, c) {
+            Ok(o) => o.dst[7] ^ o.wen,
+            Err(_) => 0,
+        })
+    };
+    let plain = batch_rate(&cases, min, rounds, |cs, acc| {
+        crate::plain::execute_batch_into(form, cs, &mut out);
+        *acc ^= black_box(&out)[7].dst[7];
+    });
+    let literal = rate(&cases, min, rounds, |c| {
         let o = crate::literal::execute(form, c);
         o.dst[7] ^ o.wen
     });
-    FormRate { form, workload: w, model, baseline }
+    Ok(FormRate { form, workload: w, kernel, model, model_single, plain, literal })
+}
+
+/// Bytes one warp-op of the batch path reads and writes: its [`SgInputs`] and [`SgOutputs`].
+pub const BYTES_PER_WARP_OP: usize =
+    std::mem::size_of::<SgInputs>() + std::mem::size_of::<SgOutputs>();
+
+/// Streaming throughput: the model's batch path over `warps` warps (far larger than the caches)
+/// against the machine's copy bandwidth, measured as a `copy_from_slice` of the same bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Streaming {
+    pub form: SgOp,
+    pub warps: usize,
+    pub model: f64,
+    /// Bytes per second of a plain memory copy of the inputs and outputs' size.
+    pub copy_bytes_per_s: f64,
+}
+
+impl Streaming {
+    /// Bytes per second the model moves (reads + writes).
+    pub fn model_bytes_per_s(&self) -> f64 {
+        self.model * BYTES_PER_WARP_OP as f64
+    }
+}
+
+/// Measures [`Streaming`] for `form` over `warps` warps.
+pub fn streaming(
+    form: SgOp,
+    kernel: Kernel,
+    warps: usize,
+    rounds: u32,
+) -> Result<Streaming, Unsupported> {
+    kernel.check()?;
+    let base = workload(form, Workload::Typical);
+    let cases: Vec<SgInputs> = (0..warps).map(|i| base[i % base.len()].clone()).collect();
+    let mut out = vec![SgOutputs { dst: [0; LANES], wen: 0 }; warps];
+    let mut model = 0f64;
+    for _ in 0..rounds {
+        let t = Instant::now();
+        let _ = execute_batch_with(kernel, form, black_box(&cases), &mut out);
+        black_box(&out);
+        model = model.max(warps as f64 / t.elapsed().as_secs_f64());
+    }
+    // a copy that reads and writes as many bytes as the model does (half each way)
+    let n = warps * BYTES_PER_WARP_OP / 2 / 8;
+    let src = vec![1u64; n];
+    let mut dst = vec![0u64; n];
+    let mut copy = 0f64;
+    for _ in 0..rounds {
+        let t = Instant::now();
+        dst.copy_from_slice(black_box(&src));
+        black_box(&dst);
+        copy = copy.max((2 * n * 8) as f64 / t.elapsed().as_secs_f64());
+    }
+    Ok(Streaming { form, warps, model, copy_bytes_per_s: copy })
 }

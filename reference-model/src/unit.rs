@@ -9,10 +9,12 @@
 //! `N = 32`; smaller `N` are the scaled-down hardware configurations, whose semantics are the
 //! pseudocode with every 5-bit lane field narrowed to `log2(N)` bits (see `docs/spec-notes.md`).
 
+#[cfg(target_arch = "x86_64")]
+use crate::kernel::Kernel;
 pub use crate::op::lane_mask;
 use crate::op::{SgOp, LANES};
 #[cfg(target_arch = "x86_64")]
-use crate::simd::Avx2;
+use crate::simd::{Avx2, Avx512};
 use crate::simd::{Lanes, Portable};
 use crate::{fred, ired, redfirstidx, shfl};
 
@@ -63,14 +65,31 @@ impl<const N: usize> SgOutputs<N> {
     }
 }
 
-/// Executes one instruction form on the 32-lane reference model (AVX2 kernels when the CPU
-/// has them, else [`execute_lanes`]).
+/// Executes one instruction form on the 32-lane reference model with the best kernel of this
+/// CPU ([`Kernel::best`](crate::kernel::Kernel::best): AVX-512, AVX2, else
+/// [`execute_lanes`]). For many warps of one form, [`crate::kernel::execute_batch`] decodes the
+/// form once.
 #[inline]
 pub fn execute(op: SgOp, inp: &SgInputs) -> SgOutputs {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2, checked just above.
-        return unsafe { execute_avx2(op, inp) };
+    match Kernel::best() {
+        // SAFETY: best() only names kernels whose CPU features are present.
+        Kernel::Avx512 => return unsafe { execute_avx512(op, inp) },
+        // SAFETY: as above.
+        Kernel::Avx2 => return unsafe { execute_avx2(op, inp) },
+        Kernel::Portable => {}
+    }
+    execute_lanes(op, inp)
+}
+
+/// Executes one instruction form on an `N`-lane unit: the best kernel of this CPU at 32 lanes
+/// (as [`execute`]), portable code ([`execute_lanes`]) for the smaller units.
+pub fn execute_n<const N: usize>(op: SgOp, inp: &SgInputs<N>) -> SgOutputs<N> {
+    if let Some(inp32) = (inp as &dyn std::any::Any).downcast_ref::<SgInputs<LANES>>() {
+        let o = execute(op, inp32);
+        let mut out = SgOutputs { dst: [0; N], wen: o.wen };
+        out.dst.copy_from_slice(&o.dst); // N == LANES here
+        return out;
     }
     execute_lanes(op, inp)
 }
@@ -94,10 +113,23 @@ unsafe fn execute_avx2(op: SgOp, inp: &SgInputs) -> SgOutputs {
     out
 }
 
+/// The 32-lane kernels compiled with AVX-512F and run on [`Avx512`] lane vectors.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,bmi1,bmi2,popcnt")]
+unsafe fn execute_avx512(op: SgOp, inp: &SgInputs) -> SgOutputs {
+    let mut out = SgOutputs { dst: [0; LANES], wen: 0 };
+    run::<LANES, Avx512>(op, inp, &mut out);
+    out
+}
+
 /// The unit, written once over lane vectors `V`. (No closures here: a closure would be compiled
 /// without the caller's target features and lose the AVX2 intrinsics.)
 #[inline(always)]
-fn run<const N: usize, V: Lanes<N>>(op: SgOp, inp: &SgInputs<N>, out: &mut SgOutputs<N>) {
+pub(crate) fn run<const N: usize, V: Lanes<N>>(
+    op: SgOp,
+    inp: &SgInputs<N>,
+    out: &mut SgOutputs<N>,
+) {
     let active = inp.activemask & lane_mask::<N>();
     let p = inp.mask & active;
     if let SgOp::Shfl { mode, sg } = op {

@@ -22,7 +22,7 @@ where
             "portable N={N} seed={seed} case={i} op={op}\ninputs={inp:?}"
         );
         if let Some(inp32) = (&inp as &dyn std::any::Any).downcast_ref::<SgInputs<32>>() {
-            // `execute` takes the AVX2 kernels where the CPU has them.
+            // `execute` takes the best kernel of this CPU (AVX-512, AVX2); tests/kernels.rs checks each.
             let slow32 = literal::execute(op, inp32);
             assert_eq!(execute(op, inp32), slow32, "seed={seed} case={i} op={op}\ninputs={inp:?}");
         }

@@ -20,7 +20,7 @@ use std::time::Instant;
 
 pub use pisa_model::exec::replay_line;
 use pisa_model::gen::{all_bins, classify, Bin, Rng};
-use pisa_model::unit::execute_lanes;
+use pisa_model::unit::execute_n;
 use pisa_model::{SgInputs, SgOp, SgOutputs};
 use pisa_rtl::UnitConfig;
 
@@ -109,7 +109,8 @@ fn make_case<const N: usize>(seed: u64, index: u64, forms: &[SgOp], reserved: bo
             bubble,
         };
     }
-    let want = execute_lanes(op, &inp);
+    // each case has its own form, so the per-warp entry point (best kernel at 32 lanes)
+    let want = execute_n(op, &inp);
     Case { index, op: Some(op), code: op.encode(), inp, want, bubble }
 }
 

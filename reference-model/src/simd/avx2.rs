@@ -1,0 +1,204 @@
+//! [`Avx2`]: 32 lanes as four 256-bit registers.
+//!
+//! Only call these from code compiled with AVX2 enabled (a `#[target_feature(enable = "avx2")]`
+//! function entered after a run-time check).
+use super::Lanes;
+use std::arch::x86_64::*;
+
+#[derive(Clone, Copy, Debug)]
+pub struct Avx2(pub [__m256i; 4]);
+
+macro_rules! lanewise {
+    ($a:expr, $b:expr, $f:ident) => {{
+        let (a, b) = ($a.0, $b.0);
+        // SAFETY (all intrinsics in this module): callers run on AVX2 hardware (module docs).
+        unsafe { Avx2([$f(a[0], b[0]), $f(a[1], b[1]), $f(a[2], b[2]), $f(a[3], b[3])]) }
+    }};
+}
+
+/// Combines the four registers with `f`, then the eight lanes of the result.
+macro_rules! horizontal {
+    ($a:expr, $f:ident) => {{
+        let a = $a.0;
+        unsafe {
+            let v = $f($f(a[0], a[1]), $f(a[2], a[3]));
+            let v = $f(v, _mm256_permute2x128_si256::<0x01>(v, v));
+            let v = $f(v, _mm256_shuffle_epi32::<0b01_00_11_10>(v));
+            let v = $f(v, _mm256_shuffle_epi32::<0b10_11_00_01>(v));
+            _mm256_extract_epi32::<0>(v) as u32
+        }
+    }};
+}
+
+impl Lanes<32> for Avx2 {
+    #[inline(always)]
+    fn load(x: &[u32; 32]) -> Self {
+        let p = x.as_ptr() as *const __m256i;
+        // SAFETY: `x` is 32 u32 = four 256-bit unaligned loads in bounds.
+        unsafe {
+            Avx2([
+                _mm256_loadu_si256(p),
+                _mm256_loadu_si256(p.add(1)),
+                _mm256_loadu_si256(p.add(2)),
+                _mm256_loadu_si256(p.add(3)),
+            ])
+        }
+    }
+    #[inline(always)]
+    fn store(self, out: &mut [u32; 32]) {
+        let p = out.as_mut_ptr() as *mut __m256i;
+        // SAFETY: four 256-bit unaligned stores in bounds of `out`.
+        unsafe {
+            for k in 0..4 {
+                _mm256_storeu_si256(p.add(k), self.0[k]);
+            }
+        }
+    }
+    #[inline(always)]
+    fn splat(v: u32) -> Self {
+        let x = unsafe { _mm256_set1_epi32(v as i32) };
+        Avx2([x; 4])
+    }
+    #[inline(always)]
+    fn lane_ids() -> Self {
+        unsafe {
+            let base = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+            Avx2([
+                base,
+                _mm256_add_epi32(base, _mm256_set1_epi32(8)),
+                _mm256_add_epi32(base, _mm256_set1_epi32(16)),
+                _mm256_add_epi32(base, _mm256_set1_epi32(24)),
+            ])
+        }
+    }
+    #[inline(always)]
+    fn expand(p: u32) -> Self {
+        unsafe {
+            let bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+            macro_rules! byte {
+                ($k:expr) => {{
+                    let b = _mm256_set1_epi32((p >> (8 * $k)) as i32 & 0xFF);
+                    _mm256_cmpeq_epi32(_mm256_and_si256(b, bits), bits)
+                }};
+            }
+            Avx2([byte!(0), byte!(1), byte!(2), byte!(3)])
+        }
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        lanewise!(self, o, _mm256_and_si256)
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        lanewise!(self, o, _mm256_or_si256)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        lanewise!(self, o, _mm256_xor_si256)
+    }
+    #[inline(always)]
+    fn andnot(self, o: Self) -> Self {
+        lanewise!(self, o, _mm256_andnot_si256)
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        lanewise!(self, o, _mm256_add_epi32)
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        lanewise!(self, o, _mm256_sub_epi32)
+    }
+    #[inline(always)]
+    fn umin(self, o: Self) -> Self {
+        lanewise!(self, o, _mm256_min_epu32)
+    }
+    #[inline(always)]
+    fn umax(self, o: Self) -> Self {
+        lanewise!(self, o, _mm256_max_epu32)
+    }
+    #[inline(always)]
+    fn shr<const S: i32>(self) -> Self {
+        let a = self.0;
+        unsafe {
+            Avx2([
+                _mm256_srli_epi32::<S>(a[0]),
+                _mm256_srli_epi32::<S>(a[1]),
+                _mm256_srli_epi32::<S>(a[2]),
+                _mm256_srli_epi32::<S>(a[3]),
+            ])
+        }
+    }
+    #[inline(always)]
+    fn shrv(self, c: Self) -> Self {
+        lanewise!(self, c, _mm256_srlv_epi32)
+    }
+    #[inline(always)]
+    fn sign_mask(self) -> Self {
+        let a = self.0;
+        unsafe {
+            Avx2([
+                _mm256_srai_epi32::<31>(a[0]),
+                _mm256_srai_epi32::<31>(a[1]),
+                _mm256_srai_epi32::<31>(a[2]),
+                _mm256_srai_epi32::<31>(a[3]),
+            ])
+        }
+    }
+    #[inline(always)]
+    fn gt(self, o: Self) -> Self {
+        lanewise!(self, o, _mm256_cmpgt_epi32)
+    }
+    #[inline(always)]
+    fn eq(self, o: Self) -> Self {
+        lanewise!(self, o, _mm256_cmpeq_epi32)
+    }
+    #[inline(always)]
+    fn select(m: Self, a: Self, b: Self) -> Self {
+        unsafe {
+            Avx2([
+                _mm256_blendv_epi8(b.0[0], a.0[0], m.0[0]),
+                _mm256_blendv_epi8(b.0[1], a.0[1], m.0[1]),
+                _mm256_blendv_epi8(b.0[2], a.0[2], m.0[2]),
+                _mm256_blendv_epi8(b.0[3], a.0[3], m.0[3]),
+            ])
+        }
+    }
+    /// Hardware gathers (`vpgatherdd`) from the table in memory, eight lanes each.
+    #[inline(always)]
+    fn gather(table: &[u32; 32], idx: Self) -> Self {
+        let p = table.as_ptr() as *const i32;
+        // SAFETY: every index is below 32 (trait contract), so every read is inside `table`.
+        unsafe {
+            Avx2([
+                _mm256_i32gather_epi32::<4>(p, idx.0[0]),
+                _mm256_i32gather_epi32::<4>(p, idx.0[1]),
+                _mm256_i32gather_epi32::<4>(p, idx.0[2]),
+                _mm256_i32gather_epi32::<4>(p, idx.0[3]),
+            ])
+        }
+    }
+    #[inline(always)]
+    fn reduce_add(self) -> u32 {
+        horizontal!(self, _mm256_add_epi32)
+    }
+    #[inline(always)]
+    fn reduce_umin(self) -> u32 {
+        horizontal!(self, _mm256_min_epu32)
+    }
+    #[inline(always)]
+    fn reduce_umax(self) -> u32 {
+        horizontal!(self, _mm256_max_epu32)
+    }
+    #[inline(always)]
+    fn reduce_and(self) -> u32 {
+        horizontal!(self, _mm256_and_si256)
+    }
+    #[inline(always)]
+    fn reduce_or(self) -> u32 {
+        horizontal!(self, _mm256_or_si256)
+    }
+    #[inline(always)]
+    fn reduce_xor(self) -> u32 {
+        horizontal!(self, _mm256_xor_si256)
+    }
+}

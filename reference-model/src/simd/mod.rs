@@ -1,0 +1,306 @@
+//! Lane vectors: the operations the kernels are written in, with three implementations — plain
+//! loops over `[u32; N]` for any lane count ([`Portable`]), and for the 32-lane PISA width AVX2
+//! intrinsics ([`Avx2`], four 256-bit registers) and AVX-512 intrinsics ([`Avx512`], two 512-bit
+//! registers). [`crate::kernel::Kernel`] picks one at run time from what the CPU has.
+//!
+//! Every operation is lane-wise except the `reduce_*` horizontal reductions, which combine all
+//! lanes. Masks are lanes of all ones (true) or zero (false).
+
+/// `N` lanes of `u32`.
+pub trait Lanes<const N: usize>: Copy {
+    fn load(x: &[u32; N]) -> Self;
+    fn store(self, out: &mut [u32; N]);
+    fn splat(v: u32) -> Self;
+    /// Lane `i` holds `i`.
+    fn lane_ids() -> Self;
+    /// Lane `i` is all ones when bit `i` of `p` is set.
+    fn expand(p: u32) -> Self;
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
+    /// `!self & o`
+    fn andnot(self, o: Self) -> Self;
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn umin(self, o: Self) -> Self;
+    fn umax(self, o: Self) -> Self;
+    fn shr<const S: i32>(self) -> Self;
+    /// Lanes shifted right by the per-lane counts in `c` (each < 32).
+    fn shrv(self, c: Self) -> Self;
+    /// Each lane's bit 31 copied to all bits.
+    fn sign_mask(self) -> Self;
+    /// Signed `self > o` as a mask.
+    fn gt(self, o: Self) -> Self;
+    fn eq(self, o: Self) -> Self;
+    /// `m ? a : b` per lane (`m` a mask).
+    fn select(m: Self, a: Self, b: Self) -> Self;
+    /// Lane `i` gets `table[idx[i]]`; every index is below `N`.
+    fn gather(table: &[u32; N], idx: Self) -> Self;
+    fn reduce_add(self) -> u32;
+    fn reduce_umin(self) -> u32;
+    fn reduce_umax(self) -> u32;
+    fn reduce_and(self) -> u32;
+    fn reduce_or(self) -> u32;
+    fn reduce_xor(self) -> u32;
+}
+
+/// Plain loops; the compiler vectorizes what it can.
+#[derive(Clone, Copy, Debug)]
+pub struct Portable<const N: usize>(pub [u32; N]);
+
+impl<const N: usize> Portable<N> {
+    #[inline(always)]
+    fn map(self, f: impl Fn(u32) -> u32) -> Self {
+        let mut r = self.0;
+        for v in r.iter_mut() {
+            *v = f(*v);
+        }
+        Portable(r)
+    }
+    #[inline(always)]
+    fn zip(self, o: Self, f: impl Fn(u32, u32) -> u32) -> Self {
+        let mut r = self.0;
+        for (x, &y) in r.iter_mut().zip(&o.0) {
+            *x = f(*x, y);
+        }
+        Portable(r)
+    }
+    #[inline(always)]
+    fn fold(self, init: u32, f: impl Fn(u32, u32) -> u32) -> u32 {
+        self.0.iter().fold(init, |a, &b| f(a, b))
+    }
+}
+
+const fn mask(b: bool) -> u32 {
+    if b {
+        u32::MAX
+    } else {
+        0
+    }
+}
+
+impl<const N: usize> Lanes<N> for Portable<N> {
+    #[inline(always)]
+    fn load(x: &[u32; N]) -> Self {
+        Portable(*x)
+    }
+    #[inline(always)]
+    fn store(self, out: &mut [u32; N]) {
+        *out = self.0;
+    }
+    #[inline(always)]
+    fn splat(v: u32) -> Self {
+        Portable([v; N])
+    }
+    #[inline(always)]
+    fn lane_ids() -> Self {
+        let mut r = [0u32; N];
+        for (i, v) in r.iter_mut().enumerate() {
+            *v = i as u32;
+        }
+        Portable(r)
+    }
+    #[inline(always)]
+    fn expand(p: u32) -> Self {
+        let mut r = [0u32; N];
+        for (i, v) in r.iter_mut().enumerate() {
+            *v = mask(p & (1u32 << i) != 0);
+        }
+        Portable(r)
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        self.zip(o, |a, b| a & b)
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        self.zip(o, |a, b| a | b)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        self.zip(o, |a, b| a ^ b)
+    }
+    #[inline(always)]
+    fn andnot(self, o: Self) -> Self {
+        self.zip(o, |a, b| !a & b)
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        self.zip(o, u32::wrapping_add)
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        self.zip(o, u32::wrapping_sub)
+    }
+    #[inline(always)]
+    fn umin(self, o: Self) -> Self {
+        self.zip(o, u32::min)
+    }
+    #[inline(always)]
+    fn umax(self, o: Self) -> Self {
+        self.zip(o, u32::max)
+    }
+    #[inline(always)]
+    fn shr<const S: i32>(self) -> Self {
+        self.map(|a| a >> S)
+    }
+    #[inline(always)]
+    fn shrv(self, c: Self) -> Self {
+        self.zip(c, |a, s| a >> (s & 31))
+    }
+    #[inline(always)]
+    fn sign_mask(self) -> Self {
+        self.map(|a| ((a as i32) >> 31) as u32)
+    }
+    #[inline(always)]
+    fn gt(self, o: Self) -> Self {
+        self.zip(o, |a, b| mask(a as i32 > b as i32))
+    }
+    #[inline(always)]
+    fn eq(self, o: Self) -> Self {
+        self.zip(o, |a, b| mask(a == b))
+    }
+    #[inline(always)]
+    fn select(m: Self, a: Self, b: Self) -> Self {
+        let mut r = b.0;
+        for ((x, &a), &m) in r.iter_mut().zip(&a.0).zip(&m.0) {
+            *x = (a & m) | (*x & !m);
+        }
+        Portable(r)
+    }
+    #[inline(always)]
+    fn gather(table: &[u32; N], idx: Self) -> Self {
+        idx.map(|i| table[i as usize % N])
+    }
+    #[inline(always)]
+    fn reduce_add(self) -> u32 {
+        self.fold(0, u32::wrapping_add)
+    }
+    #[inline(always)]
+    fn reduce_umin(self) -> u32 {
+        self.fold(u32::MAX, u32::min)
+    }
+    #[inline(always)]
+    fn reduce_umax(self) -> u32 {
+        self.fold(0, u32::max)
+    }
+    #[inline(always)]
+    fn reduce_and(self) -> u32 {
+        self.fold(u32::MAX, |a, b| a & b)
+    }
+    #[inline(always)]
+    fn reduce_or(self) -> u32 {
+        self.fold(0, |a, b| a | b)
+    }
+    #[inline(always)]
+    fn reduce_xor(self) -> u32 {
+        self.fold(0, |a, b| a ^ b)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub use avx2::Avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+#[cfg(target_arch = "x86_64")]
+pub use avx512::Avx512;
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    /// Every operation of `V` against the portable one, on one set of operands.
+    #[inline(always)]
+    fn check<V: Lanes<32>>(a: [u32; 32], b: [u32; 32], p: u32) {
+        type P = Portable<32>;
+        let (pa, pb) = (P::load(&a), P::load(&b));
+        let (xa, xb) = (V::load(&a), V::load(&b));
+        let out = |x: V| {
+            let mut o = [0; 32];
+            x.store(&mut o);
+            o
+        };
+        let idx: [u32; 32] = std::array::from_fn(|i| b[i] % 32);
+        let cnt: [u32; 32] = std::array::from_fn(|i| b[i] % 32);
+        let pairs: Vec<([u32; 32], [u32; 32])> = vec![
+            (out(xa.and(xb)), pa.and(pb).0),
+            (out(xa.or(xb)), pa.or(pb).0),
+            (out(xa.xor(xb)), pa.xor(pb).0),
+            (out(xa.andnot(xb)), pa.andnot(pb).0),
+            (out(xa.add(xb)), pa.add(pb).0),
+            (out(xa.sub(xb)), pa.sub(pb).0),
+            (out(xa.umin(xb)), pa.umin(pb).0),
+            (out(xa.umax(xb)), pa.umax(pb).0),
+            (out(xa.shr::<7>()), pa.shr::<7>().0),
+            (out(xa.shr::<16>()), pa.shr::<16>().0),
+            (out(xa.shrv(V::load(&cnt))), pa.shrv(P::load(&cnt)).0),
+            (out(xa.sign_mask()), pa.sign_mask().0),
+            (out(xa.gt(xb)), pa.gt(pb).0),
+            (out(xa.eq(xb)), pa.eq(pb).0),
+            (out(V::expand(p)), P::expand(p).0),
+            (out(V::lane_ids()), P::lane_ids().0),
+            (out(V::select(V::expand(p), xa, xb)), P::select(P::expand(p), pa, pb).0),
+            (out(V::gather(&a, V::load(&idx))), P::gather(&a, P::load(&idx)).0),
+        ];
+        for (k, (x, y)) in pairs.iter().enumerate() {
+            assert_eq!(x, y, "op #{k}");
+        }
+        assert_eq!(xa.reduce_add(), pa.reduce_add());
+        assert_eq!(xa.reduce_umin(), pa.reduce_umin());
+        assert_eq!(xa.reduce_umax(), pa.reduce_umax());
+        assert_eq!(xa.reduce_and(), pa.reduce_and());
+        assert_eq!(xa.reduce_or(), pa.reduce_or());
+        assert_eq!(xa.reduce_xor(), pa.reduce_xor());
+    }
+
+    #[target_feature(enable = "avx2")]
+    unsafe fn check_avx2(a: [u32; 32], b: [u32; 32], p: u32) {
+        check::<Avx2>(a, b, p)
+    }
+
+    #[target_feature(enable = "avx512f,avx2")]
+    unsafe fn check_avx512(a: [u32; 32], b: [u32; 32], p: u32) {
+        check::<Avx512>(a, b, p)
+    }
+
+    /// Varied data: edge values, equal lanes, random bits.
+    fn operands(mut f: impl FnMut([u32; 32], [u32; 32], u32)) {
+        let mut rng = crate::gen::Rng::new(3);
+        for _ in 0..2000 {
+            let a: [u32; 32] = std::array::from_fn(|_| {
+                if rng.chance(30) {
+                    rng.pick(&[0, 1, u32::MAX, 0x8000_0000])
+                } else {
+                    rng.u32()
+                }
+            });
+            let b: [u32; 32] =
+                std::array::from_fn(|i| if rng.chance(20) { a[i] } else { rng.u32() });
+            f(a, b, rng.u32());
+        }
+    }
+
+    #[test]
+    fn avx2_matches_portable() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            eprintln!("SKIPPED: this CPU has no AVX2");
+            return;
+        }
+        // SAFETY: AVX2 checked above.
+        operands(|a, b, p| unsafe { check_avx2(a, b, p) });
+    }
+
+    #[test]
+    fn avx512_matches_portable() {
+        if !(std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx2"))
+        {
+            eprintln!("SKIPPED: this CPU has no AVX-512F");
+            return;
+        }
+        // SAFETY: AVX-512F and AVX2 checked above.
+        operands(|a, b, p| unsafe { check_avx512(a, b, p) });
+    }
+}

@@ -1,0 +1,149 @@
+//! Every compiled kernel of the model (portable, AVX2, AVX-512), through both entry points (one
+//! warp per call and the batch path), and the plain per-form benchmark baseline, against the
+//! lane-by-lane oracle `literal` — written independently of all of them.
+//!
+//! A kernel this CPU cannot run is reported as skipped on stderr (and in the test output with
+//! `--nocapture`), never silently passed: `kernels_this_cpu_runs` names what ran.
+
+use pisa_model::gen::{random_inputs, Rng};
+use pisa_model::kernel::{execute_batch_with, execute_with, Kernel};
+use pisa_model::{literal, plain, SgInputs, SgOp, SgOutputs};
+
+/// Edge-weighted random warps for every form: `per_form` warps each, plus the typical mix
+/// (full masks) so the common path is covered too.
+fn cases(seed: u64, per_form: u64) -> Vec<(SgOp, Vec<SgInputs>)> {
+    SgOp::all()
+        .into_iter()
+        .enumerate()
+        .map(|(f, op)| {
+            let mut warps: Vec<SgInputs> = (0..per_form)
+                .map(|i| random_inputs::<32>(&mut Rng::for_case(seed ^ f as u64, i), op))
+                .collect();
+            warps.extend(pisa_model::perf::workload(op, pisa_model::perf::Workload::Typical));
+            (op, warps)
+        })
+        .collect()
+}
+
+fn zero_outputs(n: usize) -> Vec<SgOutputs> {
+    vec![SgOutputs { dst: [0; 32], wen: 0 }; n]
+}
+
+fn check_kernel(k: Kernel) {
+    let mut checked = 0;
+    for (op, warps) in cases(0x4B45_524E, 3000) {
+        let want: Vec<SgOutputs> = warps.iter().map(|w| literal::execute(op, w)).collect();
+        // batch path, in uneven slices so that batch edges are exercised
+        let mut got = zero_outputs(warps.len());
+        let mut start = 0;
+        for len in [1usize, 7, 64, 1000].iter().cycle() {
+            if start >= warps.len() {
+                break;
+            }
+            let end = (start + len).min(warps.len());
+            execute_batch_with(k, op, &warps[start..end], &mut got[start..end])
+                .expect("kernel is supported");
+            start = end;
+        }
+        for (i, w) in warps.iter().enumerate() {
+            assert_eq!(got[i], want[i], "{} batch: {op} warp {i}\ninputs={w:?}", k.name());
+            let single = execute_with(k, op, w).expect("kernel is supported");
+            assert_eq!(single, want[i], "{} single: {op} warp {i}\ninputs={w:?}", k.name());
+        }
+        checked += warps.len();
+    }
+    eprintln!("kernel {}: {checked} warps over {} forms equal literal", k.name(), 57);
+}
+
+#[test]
+fn portable_kernel_equals_literal() {
+    check_kernel(Kernel::Portable);
+}
+
+#[test]
+fn avx2_kernel_equals_literal() {
+    match Kernel::Avx2.check() {
+        Ok(k) => check_kernel(k),
+        Err(e) => eprintln!("SKIPPED avx2 kernel: {e}"),
+    }
+}
+
+#[test]
+fn avx512_kernel_equals_literal() {
+    match Kernel::Avx512.check() {
+        Ok(k) => check_kernel(k),
+        Err(e) => eprintln!("SKIPPED avx512 kernel: {e}"),
+    }
+}
+
+/// The default entry points use the best kernel; the batch and single-call results agree.
+#[test]
+fn default_entry_points_equal_literal() {
+    for (op, warps) in cases(0xDEF0, 500) {
+        let batch = pisa_model::execute_batch(op, &warps);
+        assert_eq!(batch.len(), warps.len());
+        for (i, w) in warps.iter().enumerate() {
+            let want = literal::execute(op, w);
+            assert_eq!(batch[i], want, "execute_batch: {op} warp {i}\ninputs={w:?}");
+            assert_eq!(pisa_model::execute(op, w), want, "execute: {op} warp {i}");
+        }
+    }
+}
+
+/// The benchmark baseline computes the same function (else its speed would mean nothing).
+#[test]
+fn plain_baseline_equals_literal() {
+    for (op, warps) in cases(0x9A1B, 3000) {
+        let mut got = zero_outputs(warps.len());
+        plain::execute_batch_into(op, &warps, &mut got);
+        for (i, w) in warps.iter().enumerate() {
+            assert_eq!(got[i], literal::execute(op, w), "plain: {op} warp {i}\ninputs={w:?}");
+        }
+    }
+}
+
+/// Names what this CPU runs and what it skips; on x86-64 with AVX2 the AVX2 kernel must be
+/// among the supported ones (the CI machines have it), so a broken detection cannot hide it.
+#[test]
+fn kernels_this_cpu_runs() {
+    let best = Kernel::best();
+    assert!(best.supported());
+    for k in Kernel::ALL {
+        match k.check() {
+            Ok(_) => eprintln!("kernel {}: runs here", k.name()),
+            Err(e) => eprintln!("kernel {}: SKIPPED here ({e})", k.name()),
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        assert!(Kernel::Avx2.supported());
+        assert_ne!(best, Kernel::Portable, "best() must not fall back when AVX2 is present");
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        assert_eq!(best, Kernel::Avx512);
+    }
+    assert_eq!(Kernel::from_name("avx2"), Some(Kernel::Avx2));
+    assert_eq!(Kernel::from_name("sse"), None);
+}
+
+/// `execute_n` (what the co-simulation regression uses) at 32 lanes and at 8.
+#[test]
+fn execute_n_equals_literal() {
+    for (op, warps) in cases(0xE8, 200) {
+        for w in &warps {
+            assert_eq!(
+                pisa_model::unit::execute_n(op, w),
+                literal::execute(op, w),
+                "{op} 32 lanes"
+            );
+            let w8 = pisa_model::SgInputs::<8> {
+                src0: std::array::from_fn(|i| w.src0[i]),
+                src1: std::array::from_fn(|i| w.src1[i]),
+                mask: w.mask,
+                activemask: w.activemask,
+            };
+            assert_eq!(pisa_model::unit::execute_n(op, &w8), literal::execute(op, &w8), "{op} 8");
+        }
+    }
+}
