@@ -25,7 +25,8 @@ use pisa_model::exec::{run_source, InitialState};
 use pisa_model::interp::RunOptions;
 use pisa_model::unit::execute_lanes;
 use pisa_model::{
-    execute_batch_into, RefBackend, SgInputs, SgOp, SgOutputs, SubgroupBackend, LANES,
+    execute_lane_arrays, LaneArrays, LaneArraysMut, RefBackend, SgInputs, SgOp, SubgroupBackend,
+    LANES,
 };
 use pisa_rtl::design::{design, BlockName};
 use pisa_rtl::UnitConfig;
@@ -104,8 +105,8 @@ fn run_ref<const N: usize>(
     }
 }
 
-/// `W` warps of 32 lanes on the model's batch path (the form decoded once per chunk, the best
-/// kernel of this CPU), through a chunk of operand structs that stays in the L1/L2 caches.
+/// `W` warps of 32 lanes on the model's batch path (the form decoded once per call, the best
+/// kernel of this CPU), reading and writing the numpy arrays in place.
 fn run_ref32(
     op: SgOp,
     src0: &[u32],
@@ -115,31 +116,14 @@ fn run_ref32(
     dst: &mut [u32],
     wen: &mut [u32],
 ) {
-    const CHUNK: usize = 128;
-    let mut inputs: Vec<SgInputs> = Vec::with_capacity(CHUNK);
-    let mut outputs = vec![SgOutputs { dst: [0; LANES], wen: 0 }; CHUNK];
-    let warps = mask.len();
-    let mut start = 0;
-    while start < warps {
-        let end = (start + CHUNK).min(warps);
-        inputs.clear();
-        for w in start..end {
-            let lanes = w * LANES..(w + 1) * LANES;
-            inputs.push(SgInputs {
-                src0: src0[lanes.clone()].try_into().expect("32 lanes"),
-                src1: src1[lanes].try_into().expect("32 lanes"),
-                mask: mask[w],
-                activemask: act[w],
-            });
-        }
-        execute_batch_into(op, &inputs, &mut outputs);
-        for (k, o) in outputs[..end - start].iter().enumerate() {
-            let w = start + k;
-            dst[w * LANES..(w + 1) * LANES].copy_from_slice(&o.dst);
-            wen[w] = o.wen;
-        }
-        start = end;
-    }
+    let (src0, _) = src0.as_chunks::<LANES>();
+    let (src1, _) = src1.as_chunks::<LANES>();
+    let (dst, _) = dst.as_chunks_mut::<LANES>();
+    execute_lane_arrays(
+        op,
+        LaneArrays { src0, src1, mask, activemask: act },
+        LaneArraysMut { dst, wen },
+    );
 }
 
 /// One instruction form over `W` warps: `src0`, `src1` of shape `(W, N)`, `mask` and

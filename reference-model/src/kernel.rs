@@ -14,7 +14,7 @@ use crate::op::{FloatType, FredOp, IntType, IredOp, SgOp, ShflMode, LANES};
 use crate::simd::Portable;
 #[cfg(target_arch = "x86_64")]
 use crate::simd::{Avx2, Avx512};
-use crate::unit::{run, SgInputs, SgOutputs};
+use crate::unit::{run, run_parts, SgInputs, SgOutputs};
 
 /// One compiled variant of the 32-lane model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -175,6 +175,73 @@ pub fn execute_with(kernel: Kernel, op: SgOp, inp: &SgInputs) -> Result<SgOutput
     Ok(o)
 }
 
+/// Operands of `W` warps as lane arrays (structure of arrays): warp `w` is `src0[w]`,
+/// `src1[w]`, `mask[w]`, `activemask[w]` — the layout of the Python package's arrays, run
+/// without copying them into [`SgInputs`].
+#[derive(Clone, Copy, Debug)]
+pub struct LaneArrays<'a> {
+    pub src0: &'a [[u32; LANES]],
+    pub src1: &'a [[u32; LANES]],
+    pub mask: &'a [u32],
+    pub activemask: &'a [u32],
+}
+
+/// Results of `W` warps as lane arrays: `dst[w]` (zero in the lanes not written) and `wen[w]`.
+#[derive(Debug)]
+pub struct LaneArraysMut<'a> {
+    pub dst: &'a mut [[u32; LANES]],
+    pub wen: &'a mut [u32],
+}
+
+impl LaneArrays<'_> {
+    /// The number of warps, or which array has a different length.
+    pub fn warps(&self) -> Result<usize, String> {
+        let w = self.src0.len();
+        for (name, len) in [
+            ("src1", self.src1.len()),
+            ("mask", self.mask.len()),
+            ("activemask", self.activemask.len()),
+        ] {
+            if len != w {
+                return Err(format!("{name} has {len} warps, src0 has {w}"));
+            }
+        }
+        Ok(w)
+    }
+}
+
+/// Runs `op` over every warp of `inp` with `kernel`, writing `out`.
+///
+/// Panics if the arrays of `inp` and `out` differ in length (a programming error; check with
+/// [`LaneArrays::warps`]).
+pub fn execute_lane_arrays_with(
+    kernel: Kernel,
+    op: SgOp,
+    inp: LaneArrays<'_>,
+    out: LaneArraysMut<'_>,
+) -> Result<(), Unsupported> {
+    let w = inp.warps().unwrap_or_else(|e| panic!("execute_lane_arrays: {e}"));
+    assert!(out.dst.len() == w && out.wen.len() == w, "execute_lane_arrays: output length");
+    match kernel.check()? {
+        Kernel::Portable => soa_portable(op, inp, out),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: check() confirmed the CPU features the function is compiled for.
+        Kernel::Avx2 => unsafe { soa_avx2(op, inp, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Kernel::Avx512 => unsafe { soa_avx512(op, inp, out) },
+        #[cfg(not(target_arch = "x86_64"))]
+        _ => unreachable!("check() refuses x86 kernels elsewhere"),
+    }
+    Ok(())
+}
+
+/// [`execute_lane_arrays_with`] with the best kernel of this CPU.
+pub fn execute_lane_arrays(op: SgOp, inp: LaneArrays<'_>, out: LaneArraysMut<'_>) {
+    // best() is always supported
+    let _ = execute_lane_arrays_with(Kernel::best(), op, inp, out);
+}
+
 /// Expands `$body` once per instruction form with `$F` a constant naming that form, so every
 /// arm is compiled with the form's constants folded.
 macro_rules! each_form {
@@ -265,6 +332,35 @@ macro_rules! batch_loop {
             }
         })
     };
+}
+
+/// The structure-of-arrays batch loop, written once.
+macro_rules! soa_loop {
+    ($V:ty, $op:expr, $inp:expr, $out:expr) => {{
+        let (inp, out) = ($inp, $out);
+        each_form!($op, FORM => {
+            let lanes = inp.src0.iter().zip(inp.src1).zip(out.dst.iter_mut());
+            for (w, ((s0, s1), d)) in lanes.enumerate() {
+                out.wen[w] = run_parts::<LANES, $V>(FORM, s0, s1, inp.mask[w], inp.activemask[w], d);
+            }
+        })
+    }};
+}
+
+fn soa_portable(op: SgOp, inp: LaneArrays<'_>, out: LaneArraysMut<'_>) {
+    soa_loop!(Portable<LANES>, op, inp, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+unsafe fn soa_avx2(op: SgOp, inp: LaneArrays<'_>, out: LaneArraysMut<'_>) {
+    soa_loop!(Avx2, op, inp, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,bmi1,bmi2,popcnt")]
+unsafe fn soa_avx512(op: SgOp, inp: LaneArrays<'_>, out: LaneArraysMut<'_>) {
+    soa_loop!(Avx512, op, inp, out)
 }
 
 fn batch_portable(op: SgOp, inputs: &[SgInputs], outputs: &mut [SgOutputs]) {

@@ -30,6 +30,8 @@ pub mod simd;
 pub mod unit;
 
 pub use backend::{BackendError, RefBackend, SubgroupBackend};
-pub use kernel::{execute_batch, execute_batch_into, Kernel};
+pub use kernel::{
+    execute_batch, execute_batch_into, execute_lane_arrays, Kernel, LaneArrays, LaneArraysMut,
+};
 pub use op::{FloatType, FredOp, IntType, IredOp, RegKind, SgOp, ShflMode, Warp, LANES};
 pub use unit::{execute, SgInputs, SgOutputs};

@@ -130,24 +130,37 @@ pub(crate) fn run<const N: usize, V: Lanes<N>>(
     inp: &SgInputs<N>,
     out: &mut SgOutputs<N>,
 ) {
-    let active = inp.activemask & lane_mask::<N>();
-    let p = inp.mask & active;
+    out.wen = run_parts::<N, V>(op, &inp.src0, &inp.src1, inp.mask, inp.activemask, &mut out.dst);
+}
+
+/// [`run`] on operands wherever they live (the lane arrays of a structure-of-arrays batch);
+/// writes `dst` and returns the write enables.
+#[inline(always)]
+pub(crate) fn run_parts<const N: usize, V: Lanes<N>>(
+    op: SgOp,
+    src0: &[u32; N],
+    src1: &[u32; N],
+    mask: u32,
+    activemask: u32,
+    dst: &mut [u32; N],
+) -> u32 {
+    let active = activemask & lane_mask::<N>();
+    let p = mask & active;
     if let SgOp::Shfl { mode, sg } = op {
-        out.wen = shfl::shfl::<N, V>(mode, sg, &inp.src0, V::load(&inp.src1), p, &mut out.dst);
-        return;
+        return shfl::shfl::<N, V>(mode, sg, src0, V::load(src1), p, dst);
     }
     // Reductions: one value, written to every lane of `wen`.
     let wen = if op == SgOp::RedFirstIdx { active } else { p };
     if wen != 0 {
         let m = V::expand(wen);
         let r = match op {
-            SgOp::Fred { op, nanp, ty } => fred::reduce::<N, V>(op, nanp, ty, &inp.src0, m),
-            SgOp::Ired { op, ty } => ired::reduce::<N, V>(op, ty, &inp.src0, m),
+            SgOp::Fred { op, nanp, ty } => fred::reduce::<N, V>(op, nanp, ty, src0, m),
+            SgOp::Ired { op, ty } => ired::reduce::<N, V>(op, ty, src0, m),
             _ => redfirstidx::first::<N>(p),
         };
-        V::splat(r).and(m).store(&mut out.dst);
+        V::splat(r).and(m).store(dst);
     } else {
-        V::splat(0).store(&mut out.dst);
+        V::splat(0).store(dst);
     }
-    out.wen = wen;
+    wen
 }

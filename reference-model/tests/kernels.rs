@@ -6,7 +6,9 @@
 //! `--nocapture`), never silently passed: `kernels_this_cpu_runs` names what ran.
 
 use pisa_model::gen::{random_inputs, Rng};
-use pisa_model::kernel::{execute_batch_with, execute_with, Kernel};
+use pisa_model::kernel::{
+    execute_batch_with, execute_lane_arrays_with, execute_with, Kernel, LaneArrays, LaneArraysMut,
+};
 use pisa_model::{literal, plain, SgInputs, SgOp, SgOutputs};
 
 /// Edge-weighted random warps for every form: `per_form` warps each, plus the typical mix
@@ -45,8 +47,24 @@ fn check_kernel(k: Kernel) {
                 .expect("kernel is supported");
             start = end;
         }
+        // the structure-of-arrays path (the Python package's), over the whole set at once
+        let src0: Vec<[u32; 32]> = warps.iter().map(|w| w.src0).collect();
+        let src1: Vec<[u32; 32]> = warps.iter().map(|w| w.src1).collect();
+        let mask: Vec<u32> = warps.iter().map(|w| w.mask).collect();
+        let activemask: Vec<u32> = warps.iter().map(|w| w.activemask).collect();
+        let mut dst = vec![[0xDEAD_BEEF; 32]; warps.len()];
+        let mut wen = vec![0xDEAD_BEEF; warps.len()];
+        execute_lane_arrays_with(
+            k,
+            op,
+            LaneArrays { src0: &src0, src1: &src1, mask: &mask, activemask: &activemask },
+            LaneArraysMut { dst: &mut dst, wen: &mut wen },
+        )
+        .expect("kernel is supported");
         for (i, w) in warps.iter().enumerate() {
             assert_eq!(got[i], want[i], "{} batch: {op} warp {i}\ninputs={w:?}", k.name());
+            let soa = SgOutputs { dst: dst[i], wen: wen[i] };
+            assert_eq!(soa, want[i], "{} lane arrays: {op} warp {i}\ninputs={w:?}", k.name());
             let single = execute_with(k, op, w).expect("kernel is supported");
             assert_eq!(single, want[i], "{} single: {op} warp {i}\ninputs={w:?}", k.name());
         }
