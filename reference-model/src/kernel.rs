@@ -126,6 +126,24 @@ impl Kernel {
     }
 }
 
+/// Calls the portable, AVX2 or AVX-512 variant of a function for `$kernel`, after checking
+/// that this CPU runs it (`?` returns the [`Unsupported`] error otherwise).
+macro_rules! dispatch {
+    ($kernel:expr, [$portable:ident, $avx2:ident, $avx512:ident], ($($arg:expr),*)) => {
+        match $kernel.check()? {
+            Kernel::Portable => $portable($($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: check() confirmed the CPU features the function is compiled for.
+            Kernel::Avx2 => unsafe { $avx2($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Kernel::Avx512 => unsafe { $avx512($($arg),*) },
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => unreachable!("check() refuses x86 kernels elsewhere"),
+        }
+    };
+}
+
 /// Runs `op` on every warp of `inputs`, writing `outputs[i]` for `inputs[i]`, with the best
 /// kernel of this CPU.
 ///
@@ -153,17 +171,7 @@ pub fn execute_batch_with(
 ) -> Result<(), Unsupported> {
     assert!(outputs.len() >= inputs.len(), "execute_batch: fewer outputs than inputs");
     let outputs = &mut outputs[..inputs.len()];
-    match kernel.check()? {
-        Kernel::Portable => batch_portable(op, inputs, outputs),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: check() confirmed the CPU features the function is compiled for.
-        Kernel::Avx2 => unsafe { batch_avx2(op, inputs, outputs) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Kernel::Avx512 => unsafe { batch_avx512(op, inputs, outputs) },
-        #[cfg(not(target_arch = "x86_64"))]
-        _ => unreachable!("check() refuses x86 kernels elsewhere"),
-    }
+    dispatch!(kernel, [batch_portable, batch_avx2, batch_avx512], (op, inputs, outputs));
     Ok(())
 }
 
@@ -222,17 +230,7 @@ pub fn execute_lane_arrays_with(
 ) -> Result<(), Unsupported> {
     let w = inp.warps().unwrap_or_else(|e| panic!("execute_lane_arrays: {e}"));
     assert!(out.dst.len() == w && out.wen.len() == w, "execute_lane_arrays: output length");
-    match kernel.check()? {
-        Kernel::Portable => soa_portable(op, inp, out),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: check() confirmed the CPU features the function is compiled for.
-        Kernel::Avx2 => unsafe { soa_avx2(op, inp, out) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Kernel::Avx512 => unsafe { soa_avx512(op, inp, out) },
-        #[cfg(not(target_arch = "x86_64"))]
-        _ => unreachable!("check() refuses x86 kernels elsewhere"),
-    }
+    dispatch!(kernel, [soa_portable, soa_avx2, soa_avx512], (op, inp, out));
     Ok(())
 }
 
