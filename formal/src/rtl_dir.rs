@@ -48,13 +48,19 @@ impl RtlDir {
         }
         let mut modules = Vec::new();
         let mut defines = Vec::new();
-        for f in &files {
-            let text = std::fs::read_to_string(f)
+        let mut with_modules = Vec::new();
+        for f in files {
+            let text = std::fs::read_to_string(&f)
                 .map_err(|e| ProveError::Input(format!("{}: {e}", f.display())))?;
             let names = module_names(&text);
+            if names.is_empty() {
+                continue; // a package or another file without modules (pisa_sg_pkg.sv)
+            }
             modules.extend(names.iter().cloned());
             defines.push(names);
+            with_modules.push(f);
         }
+        let files = with_modules;
         let record = match pisa_rtl::manifest::Manifest::read(dir) {
             Ok(Some(m)) => Some(
                 m.unit(prefix, &dir.join("manifest.json").display().to_string())

@@ -406,7 +406,8 @@ impl Design {
         }
     }
 
-    /// Writes `<module>.v` per module and `manifest.json` into `dir` (created when missing), as
+    /// Writes `<module>.v` per module, the integration files ([`crate::integration`]: package,
+    /// header, filelist, core file) and `manifest.json` into `dir` (created when missing), as
     /// [`crate::outdir`] does: only files a previous `pisa emit` wrote there under the same
     /// prefix, and that are unchanged since (their sha256 in the manifest), are replaced or
     /// removed; other emissions in the folder (other prefixes) are kept in the manifest; a
@@ -449,6 +450,13 @@ impl Design {
                 module: Some(m.name.clone()),
                 sha256: sha256_hex(m.text.as_bytes()),
             });
+        }
+        for (f, text) in crate::integration::files(self) {
+            if let Err(e) = commit.write(&f, text.as_bytes()) {
+                commit.abandon();
+                return Err(e.into());
+            }
+            files.push(FileRecord { file: f, module: None, sha256: sha256_hex(text.as_bytes()) });
         }
         units.push(self.record(files.clone()));
         units.sort_by(|a, b| a.prefix.cmp(&b.prefix));

@@ -8,6 +8,7 @@ pub mod bus;
 pub mod config;
 pub mod design;
 pub mod emit;
+pub mod integration;
 pub mod lzc;
 pub mod manifest;
 pub mod outdir;

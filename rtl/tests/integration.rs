@@ -1,0 +1,210 @@
+//! The integration files of an emission (package, header, filelist, core file), read as an
+//! integrator reads them:
+//!
+//! - for every prebuilt configuration, the package's and the header's opcode constants are
+//!   exactly `SgOp::encode` of the 57 forms (parsed from the text, not taken from the
+//!   generator), and the filelist and the core file name exactly the manifest's module files;
+//! - an Icarus Verilog testbench that knows only the package and the filelist drives the
+//!   emitted 32-lane unit with every opcode constant; its printed results equal the model's
+//!   (`pisa_model::execute`, what `pisa exec` runs) on the same operands;
+//! - a Verilog-2005 testbench includes the header and compiles against the filelist.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pisa_model::{execute, SgInputs, SgOp};
+use pisa_rtl::design::{design, BlockName};
+use pisa_rtl::manifest::Manifest;
+use pisa_rtl::UnitConfig;
+
+fn configs() -> Vec<(String, UnitConfig)> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../fpga/configs");
+    let mut v = vec![("default".to_string(), UnitConfig::default())];
+    for lanes in [4, 8, 16] {
+        v.push((format!("{lanes} lanes"), UnitConfig::new(lanes, 0).expect("config")));
+    }
+    for f in ["l8_qor.toml", "l32_qor.toml"] {
+        let text = std::fs::read_to_string(format!("{root}/{f}")).expect("prebuilt config");
+        v.push((f.to_string(), UnitConfig::from_toml(&text, f).expect("config")));
+    }
+    v
+}
+
+fn emit(cfg: &UnitConfig, tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pisa-integ-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    design(cfg, BlockName::Unit, "pisa_sg").expect("emit").write(&dir, false).expect("write");
+    dir
+}
+
+/// `NAME = 8'hXX` (package) or `` `define PISA_SG_NAME 8'hXX `` (header) for every `OP_` name.
+fn op_constants(text: &str, define: bool) -> BTreeMap<String, u8> {
+    let mut m = BTreeMap::new();
+    for line in text.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (name, value) = if define {
+            match words.as_slice() {
+                ["`define", name, value, ..] => (name.trim_start_matches("PISA_SG_"), *value),
+                _ => continue,
+            }
+        } else {
+            match words.as_slice() {
+                ["localparam", "logic", "[7:0]", name, "=", value, ..] => (*name, *value),
+                _ => continue,
+            }
+        };
+        if let Some(hex) = value.trim_end_matches(';').strip_prefix("8'h") {
+            if name.starts_with("OP_") {
+                let v = u8::from_str_radix(hex, 16).expect("hex code");
+                assert!(m.insert(name.to_string(), v).is_none(), "{name} twice");
+            }
+        }
+    }
+    m
+}
+
+fn expected() -> BTreeMap<String, u8> {
+    SgOp::all()
+        .into_iter()
+        .map(|op| (format!("OP_{}", op.to_string().to_uppercase().replace('.', "_")), op.encode()))
+        .collect()
+}
+
+#[test]
+fn package_header_filelist_and_core_agree_with_the_model_and_the_manifest() {
+    for (tag, cfg) in configs() {
+        let dir = emit(&cfg, &tag.replace([' ', '.'], "_"));
+        let read = |f: &str| std::fs::read_to_string(dir.join(f)).expect(f);
+        let pkg = read("pisa_sg_pkg.sv");
+        let vh = read("pisa_sg_defs.vh");
+        assert_eq!(op_constants(&pkg, false), expected(), "{tag}: package");
+        assert_eq!(op_constants(&vh, true), expected(), "{tag}: header");
+        assert!(pkg.contains(&format!("LANES     = {};", cfg.lanes)), "{tag}: {pkg}");
+        assert!(vh.contains(&format!("`define PISA_SG_LATENCY   {}", cfg.latency())), "{tag}");
+        let m = Manifest::read(&dir).expect("manifest").expect("manifest present");
+        let unit = &m.units[0];
+        let modules: Vec<&str> =
+            unit.files.iter().filter(|f| f.module.is_some()).map(|f| f.file.as_str()).collect();
+        let listed: Vec<String> = read("pisa_sg.f")
+            .lines()
+            .filter(|l| !l.starts_with("//") && !l.is_empty())
+            .map(String::from)
+            .collect();
+        assert_eq!(listed[0], "pisa_sg_pkg.sv", "{tag}: the package comes first");
+        let mut a: Vec<&str> = listed[1..].iter().map(String::as_str).collect();
+        let mut b = modules.clone();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b, "{tag}: the filelist names the manifest's modules");
+        assert_eq!(listed.last().map(String::as_str), Some("pisa_sg_unit.v"), "{tag}: top last");
+        let core = read("pisa_sg.core");
+        assert!(core.starts_with("CAPI=2:"), "{tag}");
+        for f in modules.iter().chain(["pisa_sg_pkg.sv", "pisa_sg_defs.vh"].iter()) {
+            assert!(core.contains(&format!("- {f}:")), "{tag}: core file lacks {f}");
+        }
+        assert!(core.contains("toplevel: pisa_sg_unit"), "{tag}");
+        // every file of the folder is in the manifest
+        for f in ["pisa_sg_pkg.sv", "pisa_sg_defs.vh", "pisa_sg.f", "pisa_sg.core"] {
+            assert!(unit.files.iter().any(|r| r.file == f), "{tag}: manifest lacks {f}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Operands of the testbench: every lane distinct, shuffle offsets and clamps in `src1`.
+fn operands() -> SgInputs {
+    SgInputs {
+        src0: std::array::from_fn(|i| {
+            0x3F80_0000u32.wrapping_add((i as u32) * 0x0101_0A01) ^ (0x8000_0000 * (i as u32 & 1))
+        }),
+        src1: std::array::from_fn(|i| ((i as u32 * 7) & 31) | 0x1F << 8 | 0x18 << 16),
+        mask: 0xF7FF_FFEF,
+        activemask: 0x7FFF_FFFE,
+    }
+}
+
+fn hex_bus(words: &[u32]) -> String {
+    // lane 0 in the low bits
+    let digits: String = words.iter().rev().map(|w| format!("{w:08x}")).collect();
+    format!("{}'h{digits}", 32 * words.len())
+}
+
+fn iverilog(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("iverilog")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("iverilog is installed (scripts/install-deps.sh)");
+    assert!(
+        out.status.success(),
+        "iverilog {args:?} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn an_icarus_testbench_on_the_package_and_filelist_gets_the_models_answers() {
+    let dir = emit(&UnitConfig::default(), "tb32");
+    let inp = operands();
+    // the testbench an integrator writes: the package's names, the filelist, no Rust
+    let drives: String = expected()
+        .keys()
+        .map(|name| format!("    op_i = {name}; #1; $display(\"{name} %h %h\", wen_o, dst_o);\n"))
+        .collect();
+    let tb = format!(
+        "module tb;\n  import pisa_sg_pkg::*;\n  logic clk_i = 0, rst_ni = 1, valid_i = 1;\n  \
+         logic [7:0] op_i;\n  logic [32*LANES-1:0] src0_i = {src0}, src1_i = {src1};\n  \
+         logic [LANES-1:0] mask_i = 32'h{mask:08x}, activemask_i = 32'h{act:08x};\n  \
+         wire [32*LANES-1:0] dst_o;\n  wire [LANES-1:0] wen_o;\n  wire valid_o;\n  \
+         pisa_sg_unit dut (.*);\n  initial begin\n{drives}    $finish;\n  end\nendmodule\n",
+        src0 = hex_bus(&inp.src0),
+        src1 = hex_bus(&inp.src1),
+        mask = inp.mask,
+        act = inp.activemask,
+    );
+    std::fs::write(dir.join("tb.sv"), tb).unwrap();
+    iverilog(&dir, &["-g2012", "-o", "tb.vvp", "-c", "pisa_sg.f", "tb.sv"]);
+    let out = Command::new("vvp").current_dir(&dir).arg("tb.vvp").output().expect("vvp");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let codes = expected();
+    let by_code: BTreeMap<u8, SgOp> = SgOp::all().into_iter().map(|o| (o.encode(), o)).collect();
+    let mut seen = 0;
+    for line in text.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let [name, wen, dst] = w.as_slice() else { continue };
+        let Some(code) = codes.get(*name) else { continue };
+        let op = by_code[code];
+        let want = execute(op, &inp);
+        let got_wen = u32::from_str_radix(wen, 16).expect("wen hex");
+        assert_eq!(got_wen, want.wen, "{name}: wen");
+        for lane in 0..32 {
+            if want.wen >> lane & 1 != 0 {
+                let hi = dst.len() - 8 * lane;
+                let got = u32::from_str_radix(&dst[hi - 8..hi], 16).expect("dst hex");
+                assert_eq!(got, want.dst[lane], "{name}: lane {lane}");
+            }
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 57, "every opcode answered:\n{text}");
+    // Verilog-2005: the header's macros, the modules of the filelist
+    let tb05 = "`include \"pisa_sg_defs.vh\"\nmodule tb05;\n  reg [7:0] op = `PISA_SG_OP_SHFL_IDX_32B;\n  \
+                initial if (`PISA_SG_LANES != 32 || op != 8'h03) $display(\"BAD\");\nendmodule\n";
+    std::fs::write(dir.join("tb05.v"), tb05).unwrap();
+    let modules: Vec<String> = std::fs::read_to_string(dir.join("pisa_sg.f"))
+        .unwrap()
+        .lines()
+        .filter(|l| l.ends_with(".v"))
+        .map(String::from)
+        .collect();
+    let mut args = vec!["-g2005", "-o", "tb05.vvp"];
+    args.extend(modules.iter().map(String::as_str));
+    args.push("tb05.v");
+    iverilog(&dir, &args);
+    let out = Command::new("vvp").current_dir(&dir).arg("tb05.vvp").output().expect("vvp");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("BAD"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
