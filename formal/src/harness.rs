@@ -34,18 +34,15 @@ pub fn xbar(module: &str, lanes: usize) -> String {
         k = log2(n)
     )
     .unwrap();
-    for i in 0..n {
-        writeln!(s, "    wire [31:0] rtl_{i};").unwrap();
-    }
-    let outs: Vec<String> = (0..n).map(|i| format!(".dst_o_{i}(rtl_{i})")).collect();
+    writeln!(s, "    wire [{}:0] rtl_dst;", 32 * n - 1).unwrap();
     writeln!(
         s,
-        "    {module} rtl (.clk_i(1'b0), .mode_i(mode), .sg_i(sg), .part_i(part), .src0_i(src0), .src1_i(src1),\n        {});",
-        outs.join(", ")
+        "    {module} rtl (.clk_i(1'b0), .mode_i(mode), .sg_i(sg), .part_i(part), .src0_i(src0), .src1_i(src1),\n        .dst_o(rtl_dst));"
     )
     .unwrap();
-    let terms: Vec<String> =
-        (0..n).map(|i| format!("(part[{i}] && rtl_{i} != spec_dst[{}+:32])", 32 * i)).collect();
+    let terms: Vec<String> = (0..n)
+        .map(|i| format!("(part[{i}] && rtl_dst[{o}+:32] != spec_dst[{o}+:32])", o = 32 * i))
+        .collect();
     writeln!(s, "    assign trigger = {};", terms.join("\n        | ")).unwrap();
     writeln!(s, "endmodule").unwrap();
     s

@@ -19,11 +19,15 @@ pub struct Port {
     pub width: usize,
 }
 
-/// Ports declared as `input wire [H:L] name;` / `output reg name;` (the emitter's style) in
-/// module `top` of `text`.
+/// The ports of module `top` in `text`, from an ANSI port list (`input wire [H:L] name,` one per
+/// line, as `pisa emit` writes them) or a Verilog-95 one (declarations `input wire [H:L] name;`
+/// after the header).
 pub fn ports(text: &str, top: &str) -> Result<Vec<Port>, String> {
-    let start =
-        text.find(&format!("module {top}")).ok_or_else(|| format!("module {top} not found"))?;
+    let start = text
+        .find(&format!("module {top} "))
+        .or_else(|| text.find(&format!("module {top}(")))
+        .or_else(|| text.find(&format!("module {top}\n")))
+        .ok_or_else(|| format!("module {top} not found"))?;
     let body =
         &text[start..text[start..].find("endmodule").map(|e| start + e).unwrap_or(text.len())];
     let mut out = Vec::new();
@@ -36,7 +40,7 @@ pub fn ports(text: &str, top: &str) -> Result<Vec<Port>, String> {
         } else {
             continue;
         };
-        let decl = t.trim_end_matches(';');
+        let decl = t.trim_end_matches([';', ',']).trim();
         let width = match (decl.find('['), decl.find(']')) {
             (Some(a), Some(b)) => {
                 let r = &decl[a + 1..b];
@@ -136,8 +140,10 @@ mod tests {
 
     #[test]
     fn reads_emitter_ports_and_wraps() {
-        let v = "module pisa_sg_lzc(bits_i,idx_o);\n    input wire  [7:0] bits_i;\n    output reg  [31:0] idx_o;\nendmodule\n";
+        let v = "module pisa_sg_lzc (\n    input  wire [7:0]  bits_i,\n    output reg  [31:0] idx_o\n);\nendmodule\n";
         let p = ports(v, "pisa_sg_lzc").unwrap();
+        let v95 = "module pisa_sg_lzc(bits_i,idx_o);\n    input wire  [7:0] bits_i;\n    output reg  [31:0] idx_o;\nendmodule\n";
+        assert_eq!(ports(v95, "pisa_sg_lzc").unwrap(), p);
         assert_eq!(
             p,
             vec![

@@ -8,8 +8,11 @@
 //!   caller's table (`pisa_sg_pipe_reg_w32`); the top becomes the requested name — no `top`;
 //! * `$` in identifiers becomes `_` (a collision is an error, never a silent rename);
 //! * constant index and part-select expressions are folded to decimals (`src1_i[104+:5]`);
-//! * every module gets a header (what it computes, its latency, the spec section) and the
-//!   documented lint waivers the caller lists (each with its reason beside it).
+//! * every module gets a header (what it computes, its latency, the spec section); the lint
+//!   waivers the caller lists go to the emission's waiver file (`<prefix>.vlt`), each with its
+//!   reason;
+//! * [`crate::style`] makes the port lists ANSI, packs per-lane ports into buses, gives
+//!   registers of every width one parameterised module and folds lines at 100 columns.
 //!
 //! The cleaned text is what the lint, co-simulation and formal checks run on.
 
@@ -46,10 +49,26 @@ pub struct ModuleKind {
     pub name: String,
     /// Header comment: what it computes, latency, spec section.
     pub doc: String,
-    /// `(signal name regex, reason)`: declarations wrapped in a Verilator lint waiver.
+    /// `(signal names, reason)`: Verilator `UNUSEDSIGNAL` waivers for this module, written to
+    /// the emission's waiver file (`<prefix>.vlt`). Names are `|`-separated, with Verilator's
+    /// `*` and `?` wildcards.
     pub waivers: Vec<(String, String)>,
-    /// Suffix the name with the width of input `d_i` (`_w32`), for registers of many widths.
-    pub width_named: bool,
+    /// One module for all widths, with a `Width` parameter (the bits of `d_i` and `q_o`);
+    /// each instance passes its width (`#(.Width(32))`).
+    pub parameterised: bool,
+    /// Vectors of per-lane signals renamed by where they sit (see [`LaneName`]).
+    pub lane_names: Vec<LaneName>,
+}
+
+/// A vector of signals `<base>_<x>` (and the instances and stub signals named after them)
+/// laid out lane by lane: `per_lane` words per lane, `copies` copies of each word. Element `x`
+/// is renamed `<base>_lane<i>[_w<j>][_b<s>]` (lane `i`, word `j` when `per_lane > 1`, copy `s`
+/// when `copies > 1`), so a name in a timing report says where the signal sits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaneName {
+    pub base: String,
+    pub per_lane: usize,
+    pub copies: usize,
 }
 
 /// One cleaned module.
@@ -59,6 +78,8 @@ pub struct Module {
     pub text: String,
     /// Ports in declaration order.
     pub ports: Vec<Port>,
+    /// Its lint waivers (see [`ModuleKind::waivers`]).
+    pub waivers: Vec<(String, String)>,
 }
 
 /// A cleaned design: modules, top first, and what it was emitted from.
@@ -75,6 +96,26 @@ pub struct Design {
 struct RawModule {
     path: String,
     body: String,
+}
+
+/// A header text as paragraphs: the lines of a paragraph joined into one (the fold at 100
+/// columns breaks them again), except lines that start with a space (diagrams, tables), which
+/// stay as they are.
+pub(crate) fn reflow(doc: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut joining = false;
+    for line in doc.lines() {
+        let plain = !line.is_empty() && !line.starts_with(' ');
+        match out.last_mut() {
+            Some(last) if joining && plain => {
+                last.push(' ');
+                last.push_str(line);
+            }
+            _ => out.push(line.to_string()),
+        }
+        joining = plain;
+    }
+    out.join("\n")
 }
 
 fn split_modules(text: &str) -> Result<Vec<RawModule>, EmitError> {
@@ -301,6 +342,10 @@ impl Design {
         let mut used: HashMap<String, usize> = HashMap::new();
         let mut modules: BTreeMap<String, (String, ModuleKind)> = BTreeMap::new();
         let inst = Regex::new(r"(?m)^(\s*)(\S+) (\S+)\(\s*$").expect("regex");
+        // the data ports of a parameterised register, declared with their width
+        let width_decl =
+            Regex::new(r"(?m)^(\s*(?:input|output)\s+(?:wire|reg)\s+)(?:\[\d+:0\]\s*)?(d_i|q_o);")
+                .expect("regex");
         for &i in &order {
             let RawModule { path, body } = &raw[i];
             // the field name this module instance sits in (skip array indices)
@@ -316,11 +361,13 @@ impl Design {
             let body = zero_extend_casts(&fold_indices(&body));
             let body = rename_dollars(&k.name, &body)?;
             let body = forward_clock_and_reset(&body);
-            let base = if k.width_named {
-                format!("{}_w{}", k.name, d_width(&body))
+            let (body, param) = if k.parameterised {
+                let w = d_width(&body);
+                (width_decl.replace_all(&body, "${1}[Width-1:0] $2;").into_owned(), Some(w))
             } else {
-                k.name.clone()
+                (body, None)
             };
+            let base = k.name.clone();
             let name = match by_body.get(&body) {
                 Some(n) => n.clone(),
                 None => {
@@ -332,45 +379,42 @@ impl Design {
                     name
                 }
             };
+            let name = match param {
+                Some(w) => format!("{name} #(.Width({w}))"),
+                None => name,
+            };
             name_of.insert(path.clone(), name);
         }
         let top =
             name_of.get("top").cloned().ok_or_else(|| EmitError::Parse("no top module".into()))?;
+        let bodies: Vec<(String, String)> = modules
+            .iter()
+            .map(|(name, (body, _))| (name.clone(), body.replace("@NAME@", name)))
+            .collect();
+        let inputs: Vec<crate::style::Input<'_>> = bodies
+            .iter()
+            .map(|(name, body)| crate::style::Input {
+                name,
+                body,
+                parameterised: modules[name].1.parameterised,
+                lane_names: &modules[name].1.lane_names,
+            })
+            .collect();
+        let styled = crate::style::restyle(&inputs)?;
         let mut out = Vec::new();
-        let port_re = Regex::new(r"(?m)^\s*(input|output|inout) (?:wire|reg)\s+(?:signed\s+)?(?:\[(\d+):0\]\s*)?([A-Za-z_][A-Za-z0-9_]*);").expect("regex");
-        for (name, (body, k)) in &modules {
-            let mut text = body.replace("@NAME@", name);
-            for (sig, reason) in &k.waivers {
-                let decl = Regex::new(&format!(
-                    r"(?m)^(\s*)((?:input|output|reg|wire)[^;\n]*\b(?:{sig})\s*;)"
-                ))
-                .expect("regex");
-                text = decl
-                    .replace_all(&text, |c: &regex::Captures| {
-                        format!(
-                            "{0}// Lint waiver: {reason}\n{0}/* verilator lint_off UNUSEDSIGNAL */\n{0}{1}\n{0}/* verilator lint_on UNUSEDSIGNAL */",
-                            &c[1], &c[2]
-                        )
-                    })
-                    .into_owned();
-            }
-            let ports = port_re
-                .captures_iter(&text)
-                .map(|c| Port {
-                    name: c[3].to_string(),
-                    dir: c[1].to_string(),
-                    width: c
-                        .get(2)
-                        .and_then(|m| m.as_str().parse::<usize>().ok())
-                        .map_or(1, |h| h + 1),
-                })
-                .collect();
+        for ((name, (_, k)), s) in modules.iter().zip(styled) {
             let mut header = String::new();
             for line in k.doc.lines() {
                 let _ = writeln!(header, "// {line}").map(|_| ());
             }
-            let text = format!("{header}{}endmodule // {name}\n", text.trim_start_matches('\n'));
-            out.push(Module { name: name.clone(), text, ports });
+            let text = format!("{header}{}endmodule // {name}\n", s.body.trim_start_matches('\n'));
+            let text = crate::style::fold(&text, crate::style::MAX_COLUMNS);
+            out.push(Module {
+                name: name.clone(),
+                text,
+                ports: s.ports,
+                waivers: k.waivers.clone(),
+            });
         }
         out.sort_by_key(|m| (m.name != top, m.name.clone()));
         Ok(Design {

@@ -1,6 +1,7 @@
 //! The files an integrator imports beside the modules of an emission: a SystemVerilog package
 //! and a Verilog-2005 header with the opcode encoding and the unit's parameters, a filelist and
-//! a FuseSoC core file.
+//! a FuseSoC core file, and the Verilator waiver file that holds every lint waiver of the
+//! modules (each with its reason).
 //!
 //! The opcode constants come from the model ([`pisa_model::SgOp::encode`], one constant per
 //! instruction form, named after its mnemonic: `shfl.idx.sg.32b` → `OP_SHFL_IDX_SG_32B`), so the
@@ -17,7 +18,40 @@ pub fn files(d: &Design) -> Vec<(String, String)> {
         (header_file(&d.prefix), header(d)),
         (format!("{}.f", d.prefix), filelist(d)),
         (format!("{}.core", d.prefix), core(d)),
+        (waiver_file(&d.prefix), waivers(d)),
     ]
+}
+
+/// `<prefix>.vlt`
+pub fn waiver_file(prefix: &str) -> String {
+    format!("{prefix}.vlt")
+}
+
+/// The Verilator configuration file with the modules' lint waivers: per waiver its reason as a
+/// comment, then one `lint_off` per signal name, limited to the module's file. Pass it before
+/// the sources: `verilator -Wall pisa_sg.vlt -F pisa_sg.f`.
+pub fn waivers(d: &Design) -> String {
+    let mut s = String::from("`verilator_config\n");
+    s.push_str(&generated_by(&waiver_file(&d.prefix)));
+    s.push_str(
+        "// Each waiver names the signals a module declares and reads only in part, and why.\n",
+    );
+    for m in &d.modules {
+        for (names, reason) in &m.waivers {
+            s.push('\n');
+            s.push_str(&crate::style::fold(
+                &format!("// {}: {reason}", m.name),
+                crate::style::MAX_COLUMNS,
+            ));
+            for name in names.split('|') {
+                s.push_str(&format!(
+                    "lint_off -rule UNUSEDSIGNAL -file \"*{}.v\" -match \"*'{name}'*\"\n",
+                    m.name
+                ));
+            }
+        }
+    }
+    s
 }
 
 /// `<prefix>_pkg.sv`
@@ -142,13 +176,15 @@ pub fn core(d: &Design) -> String {
         "name: pisa:sgu:{}:{}\n\
          description: PISA sub-group communication unit ({} lanes, latency {})\n\n\
          filesets:\n  rtl:\n    files:\n      - {}: {{file_type: systemVerilogSource}}\n      \
-         - {}: {{file_type: verilogSource, is_include_file: true}}\n",
+         - {}: {{file_type: verilogSource, is_include_file: true}}\n      \
+         - {}: {{file_type: vlt}}\n",
         d.prefix,
         env!("CARGO_PKG_VERSION"),
         d.cfg.lanes,
         d.cfg.latency(),
         package_file(&d.prefix),
         header_file(&d.prefix),
+        waiver_file(&d.prefix),
     ));
     for f in module_files(d) {
         s.push_str(&format!("      - {f}: {{file_type: verilogSource}}\n"));

@@ -14,6 +14,7 @@ pub mod manifest;
 pub mod outdir;
 pub mod prims;
 pub mod reduce;
+pub mod style;
 pub mod unit;
 pub mod xbar;
 pub mod xbar_mux;

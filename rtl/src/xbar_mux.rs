@@ -15,7 +15,9 @@
 //! instances): one select flip-flop drives the muxes of 8 bits, not 32 — 128 LUT4 inputs at
 //! level 1 of a 32-lane tree instead of 512. In the mux logic the masks only pick which copy
 //! drives which byte; synthesis reduces them to the same 2:1 muxes (measured: 18,432 LUT4 in the
-//! 32-lane ECP5 tree, unchanged). Without registers the four copies are one wire.
+//! 32-lane ECP5 tree, unchanged). Without registers the four copies would be one wire, so a
+//! tree without registers (the combinational unit) is emitted with one copy: each node one
+//! 32-bit 2:1 mux reading the level before it directly (a quarter of the text, the same gates).
 //! It is its own module so synthesis maps it alone: with the select logic outside, each
 //! 4:1 step is one LUT6 (7-series) or two LUT4s + PFUMX (ECP5); merged with the select logic,
 //! yosys/ABC duplicated select terms into the mux LUTs (2.5× the LUTs at 8 lanes).
@@ -88,6 +90,13 @@ pub struct ShflMux<const N: usize, const K: usize, const W: usize> {
     stage: Param<[usize; 6]>,
     /// 1 when the copy register (four copies of the words) sits between boundary 0 and level 1.
     copy: Param<usize>,
+    /// Select copies per lane: 4 when the tree holds a register (one copy per byte, see the
+    /// module documentation), 1 when it is combinational (the copies would be one wire).
+    ncopy: Param<usize>,
+    /// 1 when `ncopy` is 4 (the per-byte muxes and their merge are emitted).
+    wide: Param<usize>,
+    /// 1 when `ncopy` is 1 (one 32-bit 2:1 mux per tree node).
+    narrow: Param<usize>,
 }
 
 /// Where the crossbar places its stage registers: as many as `stages` enables inside the tree
@@ -128,37 +137,42 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
     pub fn new(stages: Stages) -> Self {
         assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
         let (at, copy) = tree_registers(stages, K);
+        let registered = copy || at.iter().any(|&b| b);
+        let nc = if registered { 4 } else { 1 };
         let stage = at.map(on);
         let copy = on(copy);
         let bank = |b: usize| if stage[b] == 1 { words(N, b) } else { 0 };
         let sel_bank = |b: usize| if stage[b] == 1 { 4 * N } else { 0 };
         let level = |b: usize| if b <= K { words(N, b) } else { 0 };
-        let inner = |b: usize| if b < K { words(N, b) } else { 0 };
-        let inner_sel = |b: usize| if b < K { 4 * N } else { 0 };
+        let inner = |b: usize| if b < K && registered { words(N, b) } else { 0 };
+        let inner_sel = |b: usize| if b < K && registered { nc * N } else { 0 };
+        let cps = |b: usize| if registered { 4 * level(b) } else { 0 };
         ShflMux {
             clk_i: Default::default(),
             src0_i: Default::default(),
             sel_i: many(N),
             dst_o: many(N),
             s0q: Default::default(),
-            sq0: many(4 * N),
-            s0c: many(4),
-            sc: many(4 * N),
+            sq0: many(nc * N),
+            s0c: many(nc),
+            sc: many(nc * N),
             rc: many(4 * copy),
             rsc: many(4 * N * copy),
             r0: many(stage[0]),
             rs0: many(sel_bank(0)),
-            byte: (0..4).map(|s| Constant::new((0xffu64 << (8 * s)).into())).collect(),
+            byte: (0..4 * on(registered))
+                .map(|s| Constant::new((0xffu64 << (8 * s)).into()))
+                .collect(),
             lv1: many(level(1)),
-            cp1: many(4 * level(1)),
+            cp1: many(cps(1)),
             lv2: many(level(2)),
-            cp2: many(4 * level(2)),
+            cp2: many(cps(2)),
             lv3: many(level(3)),
-            cp3: many(4 * level(3)),
+            cp3: many(cps(3)),
             lv4: many(level(4)),
-            cp4: many(4 * level(4)),
+            cp4: many(cps(4)),
             lv5: many(level(5)),
-            cp5: many(4 * level(5)),
+            cp5: many(cps(5)),
             lq1: many(inner(1)),
             lq2: many(inner(2)),
             lq3: many(inner(3)),
@@ -175,6 +189,9 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
             rs4: many(sel_bank(4)),
             stage: Param(stage),
             copy: Param(copy),
+            ncopy: Param(nc),
+            wide: Param(on(registered)),
+            narrow: Param(on(!registered)),
         }
     }
 }
@@ -197,9 +214,11 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
         }
         for _e in 0..(1 - self.stage.0[0]) {
             self.s0q.next = self.src0_i.val();
-            for i in 0..N {
-                for s in 0..4 {
-                    self.sq0[4 * i + s].next = self.sel_i[i].val();
+            for c in self.ncopy.0..(self.ncopy.0 + 1) {
+                for i in 0..N {
+                    for s in 0..self.ncopy.0 {
+                        self.sq0[c * i + s].next = self.sel_i[i].val();
+                    }
                 }
             }
         }
@@ -217,60 +236,93 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
             }
         }
         for _e in 0..(1 - self.copy.0) {
-            for g in 0..4 {
+            for g in 0..self.ncopy.0 {
                 self.s0c[g].next = self.s0q.val();
             }
-            for c in 0..(4 * N) {
+            for c in 0..(self.ncopy.0 * N) {
                 self.sc[c].next = self.sq0[c].val();
             }
         }
         // ---- level 1: each lane picks word 2j or 2j+1 of src0 on select bit 0
-        for h in (N >> 1)..((N >> 1) + 1) {
-            for q in (N >> 2)..((N >> 2) + 1) {
+        for _e in 0..self.wide.0 {
+            for h in (N >> 1)..((N >> 1) + 1) {
+                for q in (N >> 2)..((N >> 2) + 1) {
+                    for i in 0..N {
+                        for j in 0..(N >> 1) {
+                            for s in 0..4 {
+                                if self.sc[4 * i + s].val().get_bit(0) {
+                                    self.cp1[4 * (i * h + j) + s].next =
+                                        self.s0c[i / q].val().get_bits::<32>((2 * j + 1) * 32);
+                                } else {
+                                    self.cp1[4 * (i * h + j) + s].next =
+                                        self.s0c[i / q].val().get_bits::<32>((2 * j) * 32);
+                                }
+                            }
+                            self.lv1[i * h + j].next = (self.cp1[4 * (i * h + j)].val()
+                                & self.byte[0].val())
+                                | (self.cp1[4 * (i * h + j) + 1].val() & self.byte[1].val())
+                                | (self.cp1[4 * (i * h + j) + 2].val() & self.byte[2].val())
+                                | (self.cp1[4 * (i * h + j) + 3].val() & self.byte[3].val());
+                        }
+                    }
+                }
+            }
+        }
+        for _e in 0..self.narrow.0 {
+            for h in (N >> 1)..((N >> 1) + 1) {
                 for i in 0..N {
                     for j in 0..(N >> 1) {
-                        for s in 0..4 {
-                            if self.sc[4 * i + s].val().get_bit(0) {
-                                self.cp1[4 * (i * h + j) + s].next =
-                                    self.s0c[i / q].val().get_bits::<32>((2 * j + 1) * 32);
-                            } else {
-                                self.cp1[4 * (i * h + j) + s].next =
-                                    self.s0c[i / q].val().get_bits::<32>((2 * j) * 32);
-                            }
+                        if self.sc[i].val().get_bit(0) {
+                            self.lv1[i * h + j].next =
+                                self.s0c[0].val().get_bits::<32>((2 * j + 1) * 32);
+                        } else {
+                            self.lv1[i * h + j].next =
+                                self.s0c[0].val().get_bits::<32>((2 * j) * 32);
                         }
-                        self.lv1[i * h + j].next = (self.cp1[4 * (i * h + j)].val()
-                            & self.byte[0].val())
-                            | (self.cp1[4 * (i * h + j) + 1].val() & self.byte[1].val())
-                            | (self.cp1[4 * (i * h + j) + 2].val() & self.byte[2].val())
-                            | (self.cp1[4 * (i * h + j) + 3].val() & self.byte[3].val());
                     }
                 }
             }
         }
         // (no register after level 1: tree_registers never places one there)
-        for x in 0..words(N, 1) {
+        for x in 0..(words(N, 1) * self.wide.0) {
             self.lq1[x].next = self.lv1[x].val();
         }
-        for c in 0..(4 * N) {
+        for c in 0..(self.ncopy.0 * N * self.wide.0) {
             self.sq1[c].next = self.sc[c].val();
         }
         // ---- level 2: on select bit 1
-        for h in (N >> 2)..((N >> 2) + 1) {
-            for i in 0..N {
-                for j in 0..(N >> 2) {
-                    for s in 0..4 {
-                        if self.sq1[4 * i + s].val().get_bit(1) {
-                            self.cp2[4 * (i * h + j) + s].next =
-                                self.lq1[i * 2 * h + 2 * j + 1].val();
+        for _e in 0..self.wide.0 {
+            for h in (N >> 2)..((N >> 2) + 1) {
+                for i in 0..N {
+                    for j in 0..(N >> 2) {
+                        for s in 0..4 {
+                            if self.sq1[4 * i + s].val().get_bit(1) {
+                                self.cp2[4 * (i * h + j) + s].next =
+                                    self.lq1[i * 2 * h + 2 * j + 1].val();
+                            } else {
+                                self.cp2[4 * (i * h + j) + s].next =
+                                    self.lq1[i * 2 * h + 2 * j].val();
+                            }
+                        }
+                        self.lv2[i * h + j].next = (self.cp2[4 * (i * h + j)].val()
+                            & self.byte[0].val())
+                            | (self.cp2[4 * (i * h + j) + 1].val() & self.byte[1].val())
+                            | (self.cp2[4 * (i * h + j) + 2].val() & self.byte[2].val())
+                            | (self.cp2[4 * (i * h + j) + 3].val() & self.byte[3].val());
+                    }
+                }
+            }
+        }
+        for _e in 0..self.narrow.0 {
+            for h in (N >> 2)..((N >> 2) + 1) {
+                for i in 0..N {
+                    for j in 0..(N >> 2) {
+                        if self.sc[i].val().get_bit(1) {
+                            self.lv2[i * h + j].next = self.lv1[i * 2 * h + 2 * j + 1].val();
                         } else {
-                            self.cp2[4 * (i * h + j) + s].next = self.lq1[i * 2 * h + 2 * j].val();
+                            self.lv2[i * h + j].next = self.lv1[i * 2 * h + 2 * j].val();
                         }
                     }
-                    self.lv2[i * h + j].next = (self.cp2[4 * (i * h + j)].val()
-                        & self.byte[0].val())
-                        | (self.cp2[4 * (i * h + j) + 1].val() & self.byte[1].val())
-                        | (self.cp2[4 * (i * h + j) + 2].val() & self.byte[2].val())
-                        | (self.cp2[4 * (i * h + j) + 3].val() & self.byte[3].val());
                 }
             }
         }
@@ -286,31 +338,47 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 self.sq2[c].next = self.rs2[c].q_o.val();
             }
         }
-        for _e in 0..(on(K > 2) - self.stage.0[2]) {
+        for _e in 0..((on(K > 2) - self.stage.0[2]) * self.wide.0) {
             for x in 0..words(N, 2) {
                 self.lq2[x].next = self.lv2[x].val();
             }
-            for c in 0..(4 * N) {
+            for c in 0..(self.ncopy.0 * N) {
                 self.sq2[c].next = self.sq1[c].val();
             }
         }
         // ---- level 3: on select bit 2
-        for h in (N >> 3)..((N >> 3) + 1) {
-            for i in 0..N {
-                for j in 0..(N >> 3) {
-                    for s in 0..4 {
-                        if self.sq2[4 * i + s].val().get_bit(2) {
-                            self.cp3[4 * (i * h + j) + s].next =
-                                self.lq2[i * 2 * h + 2 * j + 1].val();
+        for _e in 0..self.wide.0 {
+            for h in (N >> 3)..((N >> 3) + 1) {
+                for i in 0..N {
+                    for j in 0..(N >> 3) {
+                        for s in 0..4 {
+                            if self.sq2[4 * i + s].val().get_bit(2) {
+                                self.cp3[4 * (i * h + j) + s].next =
+                                    self.lq2[i * 2 * h + 2 * j + 1].val();
+                            } else {
+                                self.cp3[4 * (i * h + j) + s].next =
+                                    self.lq2[i * 2 * h + 2 * j].val();
+                            }
+                        }
+                        self.lv3[i * h + j].next = (self.cp3[4 * (i * h + j)].val()
+                            & self.byte[0].val())
+                            | (self.cp3[4 * (i * h + j) + 1].val() & self.byte[1].val())
+                            | (self.cp3[4 * (i * h + j) + 2].val() & self.byte[2].val())
+                            | (self.cp3[4 * (i * h + j) + 3].val() & self.byte[3].val());
+                    }
+                }
+            }
+        }
+        for _e in 0..self.narrow.0 {
+            for h in (N >> 3)..((N >> 3) + 1) {
+                for i in 0..N {
+                    for j in 0..(N >> 3) {
+                        if self.sc[i].val().get_bit(2) {
+                            self.lv3[i * h + j].next = self.lv2[i * 2 * h + 2 * j + 1].val();
                         } else {
-                            self.cp3[4 * (i * h + j) + s].next = self.lq2[i * 2 * h + 2 * j].val();
+                            self.lv3[i * h + j].next = self.lv2[i * 2 * h + 2 * j].val();
                         }
                     }
-                    self.lv3[i * h + j].next = (self.cp3[4 * (i * h + j)].val()
-                        & self.byte[0].val())
-                        | (self.cp3[4 * (i * h + j) + 1].val() & self.byte[1].val())
-                        | (self.cp3[4 * (i * h + j) + 2].val() & self.byte[2].val())
-                        | (self.cp3[4 * (i * h + j) + 3].val() & self.byte[3].val());
                 }
             }
         }
@@ -326,31 +394,47 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 self.sq3[c].next = self.rs3[c].q_o.val();
             }
         }
-        for _e in 0..(on(K > 3) - self.stage.0[3]) {
+        for _e in 0..((on(K > 3) - self.stage.0[3]) * self.wide.0) {
             for x in 0..words(N, 3) {
                 self.lq3[x].next = self.lv3[x].val();
             }
-            for c in 0..(4 * N) {
+            for c in 0..(self.ncopy.0 * N) {
                 self.sq3[c].next = self.sq2[c].val();
             }
         }
         // ---- level 4: on select bit 3
-        for h in (N >> 4)..((N >> 4) + 1) {
-            for i in 0..N {
-                for j in 0..(N >> 4) {
-                    for s in 0..4 {
-                        if self.sq3[4 * i + s].val().get_bit(3) {
-                            self.cp4[4 * (i * h + j) + s].next =
-                                self.lq3[i * 2 * h + 2 * j + 1].val();
+        for _e in 0..self.wide.0 {
+            for h in (N >> 4)..((N >> 4) + 1) {
+                for i in 0..N {
+                    for j in 0..(N >> 4) {
+                        for s in 0..4 {
+                            if self.sq3[4 * i + s].val().get_bit(3) {
+                                self.cp4[4 * (i * h + j) + s].next =
+                                    self.lq3[i * 2 * h + 2 * j + 1].val();
+                            } else {
+                                self.cp4[4 * (i * h + j) + s].next =
+                                    self.lq3[i * 2 * h + 2 * j].val();
+                            }
+                        }
+                        self.lv4[i * h + j].next = (self.cp4[4 * (i * h + j)].val()
+                            & self.byte[0].val())
+                            | (self.cp4[4 * (i * h + j) + 1].val() & self.byte[1].val())
+                            | (self.cp4[4 * (i * h + j) + 2].val() & self.byte[2].val())
+                            | (self.cp4[4 * (i * h + j) + 3].val() & self.byte[3].val());
+                    }
+                }
+            }
+        }
+        for _e in 0..self.narrow.0 {
+            for h in (N >> 4)..((N >> 4) + 1) {
+                for i in 0..N {
+                    for j in 0..(N >> 4) {
+                        if self.sc[i].val().get_bit(3) {
+                            self.lv4[i * h + j].next = self.lv3[i * 2 * h + 2 * j + 1].val();
                         } else {
-                            self.cp4[4 * (i * h + j) + s].next = self.lq3[i * 2 * h + 2 * j].val();
+                            self.lv4[i * h + j].next = self.lv3[i * 2 * h + 2 * j].val();
                         }
                     }
-                    self.lv4[i * h + j].next = (self.cp4[4 * (i * h + j)].val()
-                        & self.byte[0].val())
-                        | (self.cp4[4 * (i * h + j) + 1].val() & self.byte[1].val())
-                        | (self.cp4[4 * (i * h + j) + 2].val() & self.byte[2].val())
-                        | (self.cp4[4 * (i * h + j) + 3].val() & self.byte[3].val());
                 }
             }
         }
@@ -366,31 +450,47 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 self.sq4[c].next = self.rs4[c].q_o.val();
             }
         }
-        for _e in 0..(on(K > 4) - self.stage.0[4]) {
+        for _e in 0..((on(K > 4) - self.stage.0[4]) * self.wide.0) {
             for x in 0..words(N, 4) {
                 self.lq4[x].next = self.lv4[x].val();
             }
-            for c in 0..(4 * N) {
+            for c in 0..(self.ncopy.0 * N) {
                 self.sq4[c].next = self.sq3[c].val();
             }
         }
         // ---- level 5: on select bit 4
-        for h in (N >> 5)..((N >> 5) + 1) {
-            for i in 0..N {
-                for j in 0..(N >> 5) {
-                    for s in 0..4 {
-                        if self.sq4[4 * i + s].val().get_bit(4) {
-                            self.cp5[4 * (i * h + j) + s].next =
-                                self.lq4[i * 2 * h + 2 * j + 1].val();
+        for _e in 0..self.wide.0 {
+            for h in (N >> 5)..((N >> 5) + 1) {
+                for i in 0..N {
+                    for j in 0..(N >> 5) {
+                        for s in 0..4 {
+                            if self.sq4[4 * i + s].val().get_bit(4) {
+                                self.cp5[4 * (i * h + j) + s].next =
+                                    self.lq4[i * 2 * h + 2 * j + 1].val();
+                            } else {
+                                self.cp5[4 * (i * h + j) + s].next =
+                                    self.lq4[i * 2 * h + 2 * j].val();
+                            }
+                        }
+                        self.lv5[i * h + j].next = (self.cp5[4 * (i * h + j)].val()
+                            & self.byte[0].val())
+                            | (self.cp5[4 * (i * h + j) + 1].val() & self.byte[1].val())
+                            | (self.cp5[4 * (i * h + j) + 2].val() & self.byte[2].val())
+                            | (self.cp5[4 * (i * h + j) + 3].val() & self.byte[3].val());
+                    }
+                }
+            }
+        }
+        for _e in 0..self.narrow.0 {
+            for h in (N >> 5)..((N >> 5) + 1) {
+                for i in 0..N {
+                    for j in 0..(N >> 5) {
+                        if self.sc[i].val().get_bit(4) {
+                            self.lv5[i * h + j].next = self.lv4[i * 2 * h + 2 * j + 1].val();
                         } else {
-                            self.cp5[4 * (i * h + j) + s].next = self.lq4[i * 2 * h + 2 * j].val();
+                            self.lv5[i * h + j].next = self.lv4[i * 2 * h + 2 * j].val();
                         }
                     }
-                    self.lv5[i * h + j].next = (self.cp5[4 * (i * h + j)].val()
-                        & self.byte[0].val())
-                        | (self.cp5[4 * (i * h + j) + 1].val() & self.byte[1].val())
-                        | (self.cp5[4 * (i * h + j) + 2].val() & self.byte[2].val())
-                        | (self.cp5[4 * (i * h + j) + 3].val() & self.byte[3].val());
                 }
             }
         }

@@ -100,13 +100,95 @@ fn package_header_filelist_and_core_agree_with_the_model_and_the_manifest() {
         assert_eq!(listed.last().map(String::as_str), Some("pisa_sg_unit.v"), "{tag}: top last");
         let core = read("pisa_sg.core");
         assert!(core.starts_with("CAPI=2:"), "{tag}");
-        for f in modules.iter().chain(["pisa_sg_pkg.sv", "pisa_sg_defs.vh"].iter()) {
+        for f in modules.iter().chain(["pisa_sg_pkg.sv", "pisa_sg_defs.vh", "pisa_sg.vlt"].iter()) {
             assert!(core.contains(&format!("- {f}:")), "{tag}: core file lacks {f}");
         }
         assert!(core.contains("toplevel: pisa_sg_unit"), "{tag}");
         // every file of the folder is in the manifest
-        for f in ["pisa_sg_pkg.sv", "pisa_sg_defs.vh", "pisa_sg.f", "pisa_sg.core"] {
+        for f in ["pisa_sg_pkg.sv", "pisa_sg_defs.vh", "pisa_sg.f", "pisa_sg.core", "pisa_sg.vlt"] {
             assert!(unit.files.iter().any(|r| r.file == f), "{tag}: manifest lacks {f}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// The emitted text as the issue's reader checks it, read independently of the emitter: every
+/// module has an ANSI port list (one `input|output wire|reg [range] name` per line, closed by
+/// `);`, no port declared after it), no port is named `<name>_<n>`, no line of any file in the
+/// folder but the manifest is longer than 100 columns, no waiver is inline (they are in `pisa_sg.vlt`), one
+/// register module serves every width (`pisa_sg_pipe_reg #(.Width(..))`), and every waiver
+/// line of `pisa_sg.vlt` names a module file of the folder.
+#[test]
+fn emitted_text_has_ansi_packed_ports_and_fits_100_columns() {
+    let ansi_port = regex::Regex::new(
+        r"^    (input|output) +(wire|reg) +(\[[0-9]+:0\] +|\[Width-1:0\] +)?([a-z][a-z0-9_]*),?$",
+    )
+    .unwrap();
+    let lane_name = regex::Regex::new(r"_[0-9]+$").unwrap();
+    let per_width = regex::Regex::new(r"_w[0-9]+$").unwrap();
+    for (tag, cfg) in configs() {
+        let dir = emit(&cfg, &format!("text_{}", tag.replace([' ', '.'], "_")));
+        let mut files: Vec<PathBuf> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        let mut modules = 0;
+        for f in &files {
+            let name = f.file_name().unwrap().to_string_lossy().to_string();
+            let text = std::fs::read_to_string(f).unwrap();
+            // every text an engineer reads (manifest.json is data for tools)
+            for (i, line) in text.lines().enumerate().filter(|_| !name.ends_with(".json")) {
+                assert!(line.len() <= 100, "{tag}: {name}:{}: {} columns", i + 1, line.len());
+            }
+            if !name.ends_with(".v") {
+                continue;
+            }
+            modules += 1;
+            assert!(!text.contains("lint_off"), "{tag}: {name}: inline waiver");
+            let module = name.trim_end_matches(".v");
+            assert!(!per_width.is_match(module), "{tag}: {name}: a register module per width");
+            let lines: Vec<&str> = text.lines().collect();
+            let head = lines
+                .iter()
+                .position(|l| l.starts_with("module "))
+                .unwrap_or_else(|| panic!("{tag}: {name}: no module line"));
+            assert!(
+                lines[head] == format!("module {module} (")
+                    || lines[head] == format!("module {module} #("),
+                "{tag}: {name}: '{}'",
+                lines[head]
+            );
+            let mut at = head + 1;
+            if lines[head].ends_with("#(") {
+                while lines[at] != ") (" {
+                    at += 1;
+                }
+                at += 1;
+            }
+            let mut ports = 0;
+            while lines[at] != ");" {
+                let c = ansi_port
+                    .captures(lines[at])
+                    .unwrap_or_else(|| panic!("{tag}: {name}:{}: '{}'", at + 1, lines[at]));
+                assert!(!lane_name.is_match(&c[4]), "{tag}: {name}: port {}", &c[4]);
+                ports += 1;
+                at += 1;
+            }
+            assert!(ports > 0, "{tag}: {name}: no ports");
+            for (i, l) in lines[at..].iter().enumerate() {
+                let t = l.trim_start();
+                assert!(
+                    !t.starts_with("input ") && !t.starts_with("output "),
+                    "{tag}: {name}:{}: a port declared after the header",
+                    at + i + 1
+                );
+            }
+        }
+        assert!(modules >= 8, "{tag}: {modules} module files");
+        let vlt = std::fs::read_to_string(dir.join("pisa_sg.vlt")).unwrap();
+        assert!(vlt.starts_with("`verilator_config"), "{tag}");
+        for l in vlt.lines().filter(|l| l.starts_with("lint_off")) {
+            let file = l.split('"').nth(1).unwrap().trim_start_matches('*');
+            assert!(dir.join(file).is_file(), "{tag}: waiver for a missing file: {l}");
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

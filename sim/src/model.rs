@@ -328,6 +328,8 @@ fn build(
         let mut sources: Vec<PathBuf> =
             d.modules.iter().map(|m| rtl.join(format!("{}.v", m.name))).collect();
         sources.sort();
+        // the lint waivers first, as `verilator` wants configuration files
+        sources.insert(0, rtl.join(pisa_rtl::integration::waiver_file(&d.prefix)));
         let obj = work.join("obj");
         let mut v = Command::new(&tools.verilator);
         if let Some(r) = &tools.root_env {

@@ -160,11 +160,28 @@ fn emit(
     block: BlockName,
     prefix: &str,
     dir: &Path,
-) -> Result<(String, Vec<PathBuf>), Failure> {
+) -> Result<(String, Vec<PathBuf>, Vec<pisa_fpga::wrap::Port>), Failure> {
     let d = design(cfg, block, prefix)
         .map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
     let files = d.write(dir, false).map_err(|e| Failure::input(e.to_string()))?;
-    Ok((d.top, files.into_iter().filter(|f| f.extension().is_some_and(|x| x == "v")).collect()))
+    // the top's ports as the manifest records them (not parsed back from the text)
+    let ports = d
+        .modules
+        .iter()
+        .find(|m| m.name == d.top)
+        .map(|m| {
+            m.ports
+                .iter()
+                .map(|p| pisa_fpga::wrap::Port {
+                    name: p.name.clone(),
+                    input: p.dir == "input",
+                    width: p.width,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let files = files.into_iter().filter(|f| f.extension().is_some_and(|x| x == "v")).collect();
+    Ok((d.top, files, ports))
 }
 
 pub fn main(a: Args) -> Result<ExitCode, Failure> {
@@ -203,7 +220,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     });
     let commit = begin_out(&out, a.force)?;
     let work = commit.staging().to_path_buf();
-    let (top, files) = emit(&cfg, a.block, "pisa_sg", &work.join("rtl"))?;
+    let (top, files, ports) = emit(&cfg, a.block, "pisa_sg", &work.join("rtl"))?;
     errln!(
         "synth: {} of {} ({} lanes, latency {}) for {} ...",
         a.block,
@@ -216,7 +233,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let rtl = synth(a.target, &top, &files, &work.join("synth")).map_err(fail)?;
     let equivalence = if a.equiv {
         errln!("synth: proving the netlist equal to the RTL ...");
-        let (gold_top, gold_files) =
+        let (gold_top, gold_files, _) =
             emit(&cfg, a.block, "pisa_gold", &work.join("equiv").join("rtl"))?;
         Some(
             equiv(a.target, &rtl.netlist, &top, &gold_top, &gold_files, &work.join("equiv"))
@@ -241,12 +258,6 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         }
     };
     let pnr_runs = if a.pnr {
-        let text = files
-            .iter()
-            .map(|f| std::fs::read_to_string(f).unwrap_or_default())
-            .collect::<Vec<_>>()
-            .join("\n");
-        let ports = pisa_fpga::wrap::ports(&text, &top).map_err(Failure::input)?;
         let wrap = work.join("pnr").join("pisa_fpga_wrap.v");
         std::fs::create_dir_all(work.join("pnr")).map_err(io(&work))?;
         std::fs::write(&wrap, pisa_fpga::wrap::wrapper(&top, &ports)).map_err(io(&wrap))?;
