@@ -6,6 +6,7 @@
 
 pub mod bus;
 pub mod config;
+pub mod decode;
 pub mod design;
 pub mod emit;
 pub mod integration;

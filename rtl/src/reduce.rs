@@ -47,6 +47,8 @@
 
 use rust_hdl::prelude::*;
 
+use pisa_model::float::{BF16, F16, F32};
+
 use crate::config::{Stages, FRONT, INPUT, PICK, RESULT, ROOT};
 use crate::prims::{many, on, Param, PipeReg};
 
@@ -284,18 +286,19 @@ impl Default for ReduceLeaf {
             leaf_o: Default::default(),
             one: k32(1),
             zero: k32(0),
-            mag32: k32(0x7FFF_FFFF),
-            inf32: k32(0x7F80_0000),
-            mag_lo: k32(0x0000_7FFF),
-            mag_hi: k32(0x7FFF_0000),
-            hf_inf_lo: k32(0x0000_7C00),
-            hf_inf_hi: k32(0x7C00_0000),
-            bf_inf_lo: k32(0x0000_7F80),
-            bf_inf_hi: k32(0x7F80_0000),
-            seg_lo: k32(0x0000_7FFF),
-            seg_15: k32(0x0000_8000),
-            seg_hi: k32(0x7FFF_0000),
-            seg_31: k32(0x8000_0000),
+            // the formats' constants from the model (pisa_model::float), per 16-bit half
+            mag32: k32(F32.magnitude.into()),
+            inf32: k32(F32.infinity.into()),
+            mag_lo: k32(F16.magnitude.into()),
+            mag_hi: k32(u64::from(F16.magnitude) << 16),
+            hf_inf_lo: k32(F16.infinity.into()),
+            hf_inf_hi: k32(u64::from(F16.infinity) << 16),
+            bf_inf_lo: k32(BF16.infinity.into()),
+            bf_inf_hi: k32(u64::from(BF16.infinity) << 16),
+            seg_lo: k32(F16.magnitude.into()),
+            seg_15: k32(F16.sign.into()),
+            seg_hi: k32(u64::from(F16.magnitude) << 16),
+            seg_31: k32(F32.sign.into()),
             neg: Default::default(),
             nan_lo: Default::default(),
             nan_hi: Default::default(),
@@ -727,7 +730,7 @@ impl Default for ReduceRoot {
             root_i: Default::default(),
             ctl_i: Default::default(),
             result_o: Default::default(),
-            sign32: k32(0x8000_0000),
+            sign32: k32(F32.sign.into()),
             ones32: k32(0xFFFF_FFFF),
             canon32: k32(0x7FFF_FFFF),
             canon16x2: k32(0x7FFF_7FFF),
