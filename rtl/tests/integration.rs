@@ -194,6 +194,28 @@ fn emitted_text_has_ansi_packed_ports_and_fits_100_columns() {
     }
 }
 
+/// Writes `tb.sv` into `dir`, compiles it with the filelist's files and returns what it printed.
+fn run_tb(dir: &Path, tb: &str) -> String {
+    std::fs::write(dir.join("tb.sv"), tb).unwrap();
+    iverilog(dir, &["-g2012", "-o", "tb.vvp", "-c", "pisa_sg.f", "tb.sv"]);
+    let out = Command::new("vvp").current_dir(dir).arg("tb.vvp").output().expect("vvp");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `wen` and `dst` as the testbench printed them (hex, lane 0 in the low bits) against `want`:
+/// the write enables exactly, `dst` in the lanes that write.
+fn check_answer(label: &str, wen: &str, dst: &str, want: &pisa_model::SgOutputs) {
+    let got_wen = u32::from_str_radix(wen, 16).expect("wen hex");
+    assert_eq!(got_wen, want.wen, "{label}: wen");
+    for lane in 0..32 {
+        if want.wen >> lane & 1 != 0 {
+            let hi = dst.len() - 8 * lane;
+            let got = u32::from_str_radix(&dst[hi - 8..hi], 16).expect("dst hex");
+            assert_eq!(got, want.dst[lane], "{label}: lane {lane}");
+        }
+    }
+}
+
 /// Operands of the testbench: every lane distinct, shuffle offsets and clamps in `src1`.
 fn operands() -> SgInputs {
     SgInputs {
@@ -247,10 +269,7 @@ fn an_icarus_testbench_on_the_package_and_filelist_gets_the_models_answers() {
         mask = inp.mask,
         act = inp.activemask,
     );
-    std::fs::write(dir.join("tb.sv"), tb).unwrap();
-    iverilog(&dir, &["-g2012", "-o", "tb.vvp", "-c", "pisa_sg.f", "tb.sv"]);
-    let out = Command::new("vvp").current_dir(&dir).arg("tb.vvp").output().expect("vvp");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = run_tb(&dir, &tb);
     let codes = expected();
     let by_code: BTreeMap<u8, SgOp> = SgOp::all().into_iter().map(|o| (o.encode(), o)).collect();
     let mut seen = 0;
@@ -260,15 +279,7 @@ fn an_icarus_testbench_on_the_package_and_filelist_gets_the_models_answers() {
         let Some(code) = codes.get(*name) else { continue };
         let op = by_code[code];
         let want = execute(op, &inp);
-        let got_wen = u32::from_str_radix(wen, 16).expect("wen hex");
-        assert_eq!(got_wen, want.wen, "{name}: wen");
-        for lane in 0..32 {
-            if want.wen >> lane & 1 != 0 {
-                let hi = dst.len() - 8 * lane;
-                let got = u32::from_str_radix(&dst[hi - 8..hi], 16).expect("dst hex");
-                assert_eq!(got, want.dst[lane], "{name}: lane {lane}");
-            }
-        }
+        check_answer(name, wen, dst, &want);
         seen += 1;
     }
     assert_eq!(seen, 57, "every opcode answered:\n{text}");
@@ -311,10 +322,7 @@ fn the_rtl_decodes_all_256_codes_as_the_model() {
         mask = inp.mask,
         act = inp.activemask,
     );
-    std::fs::write(dir.join("tb.sv"), tb).unwrap();
-    iverilog(&dir, &["-g2012", "-o", "tb.vvp", "-c", "pisa_sg.f", "tb.sv"]);
-    let out = Command::new("vvp").current_dir(&dir).arg("tb.vvp").output().expect("vvp");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = run_tb(&dir, &tb);
     let mut seen = [false; 256];
     let (mut forms, mut reserved) = (0, 0);
     for line in text.lines() {
@@ -322,22 +330,14 @@ fn the_rtl_decodes_all_256_codes_as_the_model() {
         let [code, wen, dst] = w.as_slice() else { continue };
         let Ok(code) = code.parse::<u8>() else { continue };
         seen[code as usize] = true;
-        let got_wen = u32::from_str_radix(wen, 16).expect("wen hex");
         match SgOp::decode(code) {
             None => {
+                let got_wen = u32::from_str_radix(wen, 16).expect("wen hex");
                 assert_eq!(got_wen, 0, "reserved code {code:#04x} wrote lanes");
                 reserved += 1;
             }
             Some(op) => {
-                let want = execute(op, &inp);
-                assert_eq!(got_wen, want.wen, "{op} ({code:#04x}): wen");
-                for lane in 0..32 {
-                    if want.wen >> lane & 1 != 0 {
-                        let hi = dst.len() - 8 * lane;
-                        let got = u32::from_str_radix(&dst[hi - 8..hi], 16).expect("dst hex");
-                        assert_eq!(got, want.dst[lane], "{op} ({code:#04x}): lane {lane}");
-                    }
-                }
+                check_answer(&format!("{op} ({code:#04x})"), wen, dst, &execute(op, &inp));
                 forms += 1;
             }
         }
