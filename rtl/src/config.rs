@@ -73,37 +73,87 @@ pub enum Extra {
     Input,
 }
 
-/// Index of the `"front"` register in [`UnitConfig::stages`].
-pub const FRONT: usize = 6;
-/// Index of the `"result"` register in [`UnitConfig::stages`].
-pub const RESULT: usize = 7;
-/// Index of the `"root"` register in [`UnitConfig::stages`].
-pub const ROOT: usize = 8;
-/// Index of the `"pick"` registers in [`UnitConfig::stages`].
-pub const PICK: usize = 9;
-/// Index of the `"input"` register in [`UnitConfig::stages`].
-pub const INPUT: usize = 10;
-
-/// Which registers a configuration enables: `[b]` after tree level `b` (`b = 0`: before level
-/// 1), `[FRONT]`, `[RESULT]`, `[ROOT]`, `[PICK]`, `[INPUT]`: the `pipeline_extra` registers.
-pub type Stages = [bool; 11];
-
-/// The registers of the reduction tree inside the unit: all of `stages` but `[RESULT]`, which the
-/// unit holds itself (the result as one copy per four lanes, beside the redfirstidx index).
-pub fn reduce_stages_in_unit(stages: Stages) -> Stages {
-    let mut s = stages;
-    s[RESULT] = false;
-    s
+/// The registers a configuration enables, by name: one meaning in every block.
+///
+/// `after_level[b]` is a register after tree level `b` (`b = 0`: in front of level 1;
+/// `b = log2(lanes)`: the unit's outputs); the other fields are the `pipeline_extra` registers
+/// of the same names (see the module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Registers {
+    pub after_level: [bool; 6],
+    pub front: bool,
+    pub root: bool,
+    pub result: bool,
+    pub pick: bool,
+    pub input: bool,
 }
 
-/// The cycles the `"pick"` registers add to a tree of `k` levels: one per level `1 <= b < k`
-/// with a stage register, plus one before the last node's pick; 0 without `"pick"`.
-pub fn pick_cycles(stages: Stages, k: usize) -> usize {
-    if stages[PICK] {
-        (1..k).filter(|&b| stages[b]).count() + 1
-    } else {
-        0
+impl Registers {
+    /// No register anywhere: the combinational unit.
+    pub const NONE: Registers = Registers {
+        after_level: [false; 6],
+        front: false,
+        root: false,
+        result: false,
+        pick: false,
+        input: false,
+    };
+
+    /// True when the `pipeline_extra` register `e` is enabled.
+    pub fn has(&self, e: Extra) -> bool {
+        match e {
+            Extra::Front => self.front,
+            Extra::Root => self.root,
+            Extra::Result => self.result,
+            Extra::Pick => self.pick,
+            Extra::Input => self.input,
+        }
     }
+
+    /// True when a register lies inside a tree of `k` levels (a boundary `0 <= b < k`).
+    pub fn inside_trees(&self, k: usize) -> bool {
+        self.after_level[..k].iter().any(|&s| s)
+    }
+
+    /// The registers of the reduction tree inside the unit: all of these but `result`, which the
+    /// unit holds itself (the result as one copy per four lanes, beside the redfirstidx index).
+    pub fn of_reduce_in_unit(self) -> Registers {
+        Registers { result: false, ..self }
+    }
+
+    /// The cycles the `"pick"` registers add to a tree of `k` levels: one per level `1 <= b < k`
+    /// with a stage register, plus one before the last node's pick; 0 without `"pick"`.
+    pub fn pick_cycles(&self, k: usize) -> usize {
+        if self.pick {
+            (1..k).filter(|&b| self.after_level[b]).count() + 1
+        } else {
+            0
+        }
+    }
+
+    /// The `pipeline_extra` registers as loop bounds for `#[hdl_gen]` code (1: present).
+    pub fn extras(&self) -> Extras {
+        let on = |b: bool| b as usize;
+        Extras {
+            front: on(self.front),
+            root: on(self.root),
+            result: on(self.result),
+            pick: on(self.pick),
+            input: on(self.input),
+        }
+    }
+}
+
+/// The `pipeline_extra` registers as 0 or 1 each, named as in the TOML file: `#[hdl_gen]` code
+/// reads them in loop bounds (`for r in 0..self.extra.0.front`), which elaborate a body once
+/// where the register exists and not at all where it does not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extras {
+    pub front: usize,
+    pub root: usize,
+    pub result: usize,
+    pub pick: usize,
+    pub input: usize,
 }
 
 fn default_lanes() -> usize {
@@ -191,26 +241,19 @@ impl UnitConfig {
     /// True when `other` builds the same hardware: the same lanes and the same registers
     /// (`pipeline = 2` and `pipeline_at = [3, 5]` are one unit at 32 lanes).
     pub fn same_unit(&self, other: &UnitConfig) -> bool {
-        self.lanes == other.lanes && self.stages() == other.stages()
+        self.lanes == other.lanes && self.registers() == other.registers()
     }
 
     /// The same unit written one way: its boundaries as `pipeline_at` and its extras in a fixed
     /// order, so that two configurations of one unit give one canonical form (and one tag).
     pub fn canonical(&self) -> UnitConfig {
-        let s = self.stages();
+        let s = self.registers();
         let k = self.log2_lanes();
-        let extras = [
-            (FRONT, Extra::Front),
-            (ROOT, Extra::Root),
-            (RESULT, Extra::Result),
-            (PICK, Extra::Pick),
-            (INPUT, Extra::Input),
-        ];
         UnitConfig {
             lanes: self.lanes,
             pipeline: 0,
-            pipeline_at: Some((0..=k).filter(|&b| s[b]).collect()),
-            pipeline_extra: extras.iter().filter(|(i, _)| s[*i]).map(|(_, e)| *e).collect(),
+            pipeline_at: Some((0..=k).filter(|&b| s.after_level[b]).collect()),
+            pipeline_extra: Extra::CANONICAL.into_iter().filter(|&e| s.has(e)).collect(),
         }
     }
 
@@ -219,34 +262,41 @@ impl UnitConfig {
         self.lanes.trailing_zeros() as usize
     }
 
-    /// `stages()[b]` is true when a register follows tree level `b` (`b = 0`: before level 1);
-    /// `stages()[FRONT]`, `stages()[ROOT]` and `stages()[RESULT]`: the `pipeline_extra` registers.
-    pub fn stages(&self) -> Stages {
+    /// The registers this configuration enables.
+    pub fn registers(&self) -> Registers {
         let k = self.log2_lanes();
-        let mut s = Stages::default();
-        s[FRONT] = self.pipeline_extra.contains(&Extra::Front);
-        s[ROOT] = self.pipeline_extra.contains(&Extra::Root);
-        s[RESULT] = self.pipeline_extra.contains(&Extra::Result);
-        s[PICK] = self.pipeline_extra.contains(&Extra::Pick);
-        s[INPUT] = self.pipeline_extra.contains(&Extra::Input);
+        let mut s = Registers {
+            front: self.pipeline_extra.contains(&Extra::Front),
+            root: self.pipeline_extra.contains(&Extra::Root),
+            result: self.pipeline_extra.contains(&Extra::Result),
+            pick: self.pipeline_extra.contains(&Extra::Pick),
+            input: self.pipeline_extra.contains(&Extra::Input),
+            ..Registers::NONE
+        };
         match &self.pipeline_at {
-            Some(at) => at.iter().for_each(|&b| s[b] = true),
+            Some(at) => at.iter().for_each(|&b| s.after_level[b] = true),
             None => {
                 for j in 1..=self.pipeline {
                     // round(j * k / p), half up
-                    s[(2 * j * k + self.pipeline) / (2 * self.pipeline)] = true;
+                    s.after_level[(2 * j * k + self.pipeline) / (2 * self.pipeline)] = true;
                 }
             }
         }
         s
     }
 
+    /// The tree levels followed by a register (`0`: in front of level 1), ascending.
+    pub fn boundaries(&self) -> Vec<usize> {
+        let s = self.registers();
+        (0..=self.log2_lanes()).filter(|&b| s.after_level[b]).collect()
+    }
+
     /// Clock cycles from `valid_i` to `valid_o`.
     pub fn latency(&self) -> usize {
-        let s = self.stages();
-        s[..PICK].iter().filter(|&&b| b).count()
-            + usize::from(s[INPUT])
-            + pick_cycles(s, self.log2_lanes())
+        let s = self.registers();
+        let extras = [s.front, s.root, s.result, s.input];
+        s.after_level.iter().chain(&extras).filter(|&&b| b).count()
+            + s.pick_cycles(self.log2_lanes())
     }
 
     /// A short name: `l32_p2` (`_at3_5` when placed explicitly; `_front`, `_root`, `_result`
@@ -260,22 +310,18 @@ impl UnitConfig {
                 at.iter().map(|b| b.to_string()).collect::<Vec<_>>().join("_")
             ),
         };
-        let stages = self.stages();
-        let extra = [
-            (FRONT, "_front"),
-            (ROOT, "_root"),
-            (RESULT, "_result"),
-            (PICK, "_pick"),
-            (INPUT, "_input"),
-        ]
-        .iter()
-        .filter(|(i, _)| stages[*i])
-        .map(|(_, t)| *t);
+        let s = self.registers();
+        let extra =
+            Extra::CANONICAL.into_iter().filter(|&e| s.has(e)).map(|e| format!("_{}", e.name()));
         base + &extra.collect::<String>()
     }
 }
 
 impl Extra {
+    /// Every register, in the order of a configuration's canonical form and tag.
+    pub const CANONICAL: [Extra; 5] =
+        [Extra::Front, Extra::Root, Extra::Result, Extra::Pick, Extra::Input];
+
     /// The name used in the TOML file.
     pub fn name(self) -> &'static str {
         match self {
@@ -295,8 +341,8 @@ mod tests {
     #[test]
     fn even_placement_includes_the_outputs() {
         let at = |l, p| {
-            let s = UnitConfig::new(l, p).unwrap().stages();
-            (1..6).filter(|&b| s[b]).collect::<Vec<_>>()
+            let s = UnitConfig::new(l, p).unwrap().registers();
+            (1..6).filter(|&b| s.after_level[b]).collect::<Vec<_>>()
         };
         assert_eq!(at(32, 0), Vec::<usize>::new());
         assert_eq!(at(32, 1), vec![5]);
@@ -324,7 +370,7 @@ mod tests {
         );
         let c = UnitConfig::from_toml("pipeline_at = [0, 3, 5]\n", "u.toml").unwrap();
         assert_eq!((c.latency(), c.tag()), (3, "l32_at0_3_5".to_string()));
-        assert!(c.stages()[0]);
+        assert!(c.registers().after_level[0]);
         let e = UnitConfig::from_toml("pipeline_at = [5, 5]\n", "u.toml").unwrap_err();
         assert_eq!(e.to_string(), "u.toml: pipeline_at: boundary 5 is listed twice");
         let c = UnitConfig::from_toml("pipeline_at = [1, 5]\n", "u.toml").unwrap();
@@ -341,7 +387,8 @@ mod tests {
             UnitConfig::from_toml("lanes = 8\npipeline_extra = [\"result\", \"root\"]\n", "u.toml")
                 .unwrap();
         assert_eq!((c.latency(), c.tag()), (2, "l8_p0_root_result".to_string()));
-        assert!(c.stages()[ROOT] && c.stages()[RESULT] && !c.stages()[FRONT]);
+        let r = c.registers();
+        assert!(r.root && r.result && !r.front);
         let e = UnitConfig::from_toml("pipeline_extra = [\"front\", \"front\"]\n", "u.toml")
             .unwrap_err();
         assert_eq!(e.to_string(), "u.toml: pipeline_extra: \"front\" is listed twice");
@@ -371,7 +418,26 @@ mod tests {
         )
         .unwrap();
         assert_eq!((c.latency(), c.tag()), (1 + 1 + 1, "l8_at3_pick_input".to_string()));
-        assert!(c.stages()[INPUT] && !UnitConfig::default().stages()[INPUT]);
+        assert!(c.registers().input && !UnitConfig::default().registers().input);
+    }
+
+    #[test]
+    fn each_extra_sets_its_own_named_register() {
+        for e in Extra::CANONICAL {
+            let text = format!("lanes = 8\npipeline_extra = [\"{}\"]\n", e.name());
+            let r = UnitConfig::from_toml(&text, "u.toml").unwrap().registers();
+            for other in Extra::CANONICAL {
+                assert_eq!(r.has(other), other == e, "{} sets {}", e.name(), other.name());
+            }
+            assert_eq!(r.after_level, [false; 6]);
+            let x = r.extras();
+            let ones = [x.front, x.root, x.result, x.pick, x.input];
+            assert_eq!(ones.iter().sum::<usize>(), 1, "{}", e.name());
+        }
+        let r = UnitConfig::from_toml("pipeline_extra = [\"result\", \"root\"]\n", "u.toml")
+            .unwrap()
+            .registers();
+        assert!(r.result && !r.of_reduce_in_unit().result && r.of_reduce_in_unit().root);
     }
 
     #[test]

@@ -433,7 +433,6 @@ impl Design {
 
     /// The manifest entry of this emission, for files with these sha256 sums.
     fn record(&self, files: Vec<FileRecord>) -> UnitRecord {
-        let stages = self.cfg.stages();
         UnitRecord {
             prefix: self.prefix.clone(),
             top: self.top.clone(),
@@ -441,7 +440,7 @@ impl Design {
             lanes: self.cfg.lanes,
             latency_cycles: self.cfg.latency(),
             config: self.cfg.clone(),
-            stage_after_levels: (0..=self.cfg.log2_lanes()).filter(|&b| stages[b]).collect(),
+            stage_after_levels: self.cfg.boundaries(),
             pipeline_extra: self.cfg.pipeline_extra.iter().map(|e| e.name().to_string()).collect(),
             opcode_encoding: "pisa_model::op::SgOp::encode (op_i[7:6]: 00 shfl, 01 fred, 10 ired, 11 redfirstidx)".into(),
             generator: format!("pisa-rtl {}", env!("CARGO_PKG_VERSION")),

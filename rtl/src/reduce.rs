@@ -49,7 +49,7 @@ use rust_hdl::prelude::*;
 
 use pisa_model::float::{BF16, F16, F32};
 
-use crate::config::{Stages, FRONT, INPUT, PICK, RESULT, ROOT};
+use crate::config::{Extras, Registers};
 use crate::prims::{many, on, Param, PipeReg};
 
 /// Decoded controls of one reduction.
@@ -913,30 +913,27 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     /// The optional `result` register after the root.
     rr: Vec<PipeReg<Bits<32>>>,
     stage: Param<[usize; 6]>,
-    /// `[front, result, root, pick, input]` registers present (1) or not (0).
-    extra: Param<[usize; 5]>,
+    /// The `pipeline_extra` registers present (1) or not (0).
+    extra: Param<Extras>,
 }
 
 impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
-    /// `stages[b]`: register after tree level `b`, `stages[0]`: before the leaves (entries
-    /// `K <= b < 6` are ignored here); `stages[FRONT]`: after the leaves, `stages[ROOT]`: after
-    /// the last node, `stages[RESULT]`: after the root.
-    pub fn new(stages: Stages) -> Self {
-        Self::with_root_copies(stages, 0)
+    /// `regs.after_level[b]`: register after tree level `b`, `[0]`: before the leaves
+    /// (boundary `K` is the unit's); `front`: after the leaves, `root`: after the last node,
+    /// `result`: after the root, `pick` and `input` as in [`crate::config`].
+    pub fn new(regs: Registers) -> Self {
+        Self::with_root_copies(regs, 0)
     }
 
-    /// As [`Reduce::new`], and with `stages[ROOT]` and `copies > 0`, `copies` copies of the
+    /// As [`Reduce::new`], and with `regs.root` and `copies > 0`, `copies` copies of the
     /// `root` register and the root, whose results are `results_o` (the unit takes one per four
     /// lanes). Without `root`, `copies` must be 0.
-    pub fn with_root_copies(stages: Stages, copies: usize) -> Self {
-        assert!(copies == 0 || stages[ROOT], "root copies need the root register");
+    pub fn with_root_copies(regs: Registers, copies: usize) -> Self {
+        assert!(copies == 0 || regs.root, "root copies need the root register");
         assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
-        let stage: [usize; 6] = std::array::from_fn(|b| on(b < K && stages[b]));
-        let front = on(stages[FRONT]);
-        let result = on(stages[RESULT]);
-        let root = on(stages[ROOT]);
-        let pick = on(stages[PICK]);
-        let input = on(stages[INPUT]);
+        let stage: [usize; 6] = std::array::from_fn(|b| on(b < K && regs.after_level[b]));
+        let extra = regs.extras();
+        let Extras { front, result, root, pick, input } = extra;
         let roots = copies.max(1);
         let nodes = |b: usize| if b <= K { N >> b } else { 0 };
         let inner = |b: usize| if b < K { N >> b } else { 0 };
@@ -1010,7 +1007,7 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             nr: Param([roots, copies]),
             rr: many(result),
             stage: Param(stage),
-            extra: Param([front, result, root, pick, input]),
+            extra: Param(extra),
         }
     }
 }
@@ -1019,7 +1016,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- optional `input` register: op_i once per decoder, the mask, the operands
-        for r in 0..self.extra.0[4] {
+        for r in 0..self.extra.0.input {
             for g in 0..(N >> 2) {
                 self.in_op[g].clk_i.next = self.clk_i.val();
                 self.in_op[g].d_i.next = self.op_i.val();
@@ -1032,7 +1029,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.in_src0[r].d_i.next = self.src0_i.val();
             self.srcg.next = self.in_src0[r].q_o.val();
         }
-        for _e in 0..(1 - self.extra.0[4]) {
+        for _e in 0..(1 - self.extra.0.input) {
             for g in 0..(N >> 2) {
                 self.dec[g].op_i.next = self.op_i.val();
             }
@@ -1067,7 +1064,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.leaves[i].ctl_i.next = self.c0q[i].val();
         }
         // ---- optional `front` register: the leaf values and the controls
-        for _r in 0..self.extra.0[0] {
+        for _r in 0..self.extra.0.front {
             for i in 0..N {
                 self.rf[i].clk_i.next = self.clk_i.val();
                 self.rf[i].d_i.next = self.leaves[i].leaf_o.val();
@@ -1079,7 +1076,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.cfq[j].next = self.rfc[j].q_o.val();
             }
         }
-        for _e in 0..(1 - self.extra.0[0]) {
+        for _e in 0..(1 - self.extra.0.front) {
             for i in 0..N {
                 self.lfq[i].next = self.leaves[i].leaf_o.val();
             }
@@ -1104,7 +1101,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.rc1[j].d_i.next = self.cfq[2 * j].val();
             }
             // with "pick": the pick's own register, and the controls' copy beside it
-            for _p in 0..self.extra.0[3] {
+            for _p in 0..self.extra.0.pick {
                 for j in 0..(N >> 1) {
                     self.p1[j].clk_i.next = self.clk_i.val();
                     self.p1[j].d_i.next = self.pick1[j].val_o.val();
@@ -1116,7 +1113,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                     self.cq1[j].next = self.pc1[j].q_o.val();
                 }
             }
-            for _q in 0..(1 - self.extra.0[3]) {
+            for _q in 0..(1 - self.extra.0.pick) {
                 for j in 0..(N >> 1) {
                     self.lq1[j].next = self.pick1[j].val_o.val();
                 }
@@ -1151,7 +1148,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.rc2[j].d_i.next = self.cq1[2 * j].val();
             }
             // with "pick": the pick's own register, and the controls' copy beside it
-            for _p in 0..self.extra.0[3] {
+            for _p in 0..self.extra.0.pick {
                 for j in 0..(N >> 2) {
                     self.p2[j].clk_i.next = self.clk_i.val();
                     self.p2[j].d_i.next = self.pick2[j].val_o.val();
@@ -1163,7 +1160,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                     self.cq2[j].next = self.pc2[j].q_o.val();
                 }
             }
-            for _q in 0..(1 - self.extra.0[3]) {
+            for _q in 0..(1 - self.extra.0.pick) {
                 for j in 0..(N >> 2) {
                     self.lq2[j].next = self.pick2[j].val_o.val();
                 }
@@ -1198,7 +1195,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.rc3[j].d_i.next = self.cq2[2 * j].val();
             }
             // with "pick": the pick's own register, and the controls' copy beside it
-            for _p in 0..self.extra.0[3] {
+            for _p in 0..self.extra.0.pick {
                 for j in 0..(N >> 3) {
                     self.p3[j].clk_i.next = self.clk_i.val();
                     self.p3[j].d_i.next = self.pick3[j].val_o.val();
@@ -1210,7 +1207,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                     self.cq3[j].next = self.pc3[j].q_o.val();
                 }
             }
-            for _q in 0..(1 - self.extra.0[3]) {
+            for _q in 0..(1 - self.extra.0.pick) {
                 for j in 0..(N >> 3) {
                     self.lq3[j].next = self.pick3[j].val_o.val();
                 }
@@ -1245,7 +1242,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.rc4[j].d_i.next = self.cq3[2 * j].val();
             }
             // with "pick": the pick's own register, and the controls' copy beside it
-            for _p in 0..self.extra.0[3] {
+            for _p in 0..self.extra.0.pick {
                 for j in 0..(N >> 4) {
                     self.p4[j].clk_i.next = self.clk_i.val();
                     self.p4[j].d_i.next = self.pick4[j].val_o.val();
@@ -1257,7 +1254,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                     self.cq4[j].next = self.pc4[j].q_o.val();
                 }
             }
-            for _q in 0..(1 - self.extra.0[3]) {
+            for _q in 0..(1 - self.extra.0.pick) {
                 for j in 0..(N >> 4) {
                     self.lq4[j].next = self.pick4[j].val_o.val();
                 }
@@ -1299,7 +1296,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.lastc.next = self.cq4[0].val();
         }
         // with "pick": a register before the last node's pick
-        for r in 0..self.extra.0[3] {
+        for r in 0..self.extra.0.pick {
             self.rl[r].clk_i.next = self.clk_i.val();
             self.rl[r].d_i.next = self.last.val();
             self.pickl.pair_i.next = self.rl[r].q_o.val();
@@ -1307,13 +1304,13 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.rlc[r].d_i.next = self.lastc.val();
             self.lastcp.next = self.rlc[r].q_o.val();
         }
-        for _e in 0..(1 - self.extra.0[3]) {
+        for _e in 0..(1 - self.extra.0.pick) {
             self.pickl.pair_i.next = self.last.val();
             self.lastcp.next = self.lastc.val();
         }
         // ---- optional `root` register between the last node's pick and the root
         // (one register and root per copy of the result)
-        for _r in 0..self.extra.0[2] {
+        for _r in 0..self.extra.0.root {
             for c in 0..self.nr.0[0] {
                 self.rx[c].clk_i.next = self.clk_i.val();
                 self.rx[c].d_i.next = self.pickl.val_o.val();
@@ -1323,7 +1320,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                 self.root[c].ctl_i.next = self.rxc[c].q_o.val();
             }
         }
-        for _e in 0..(1 - self.extra.0[2]) {
+        for _e in 0..(1 - self.extra.0.root) {
             self.root[0].root_i.next = self.pickl.val_o.val();
             self.root[0].ctl_i.next = self.lastcp.val();
         }
@@ -1331,12 +1328,12 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.results_o[c].next = self.root[c].result_o.val();
         }
         // ---- optional `result` register after the root
-        for r in 0..self.extra.0[1] {
+        for r in 0..self.extra.0.result {
             self.rr[r].clk_i.next = self.clk_i.val();
             self.rr[r].d_i.next = self.root[0].result_o.val();
             self.result_o.next = self.rr[r].q_o.val();
         }
-        for _e in 0..(1 - self.extra.0[1]) {
+        for _e in 0..(1 - self.extra.0.result) {
             self.result_o.next = self.root[0].result_o.val();
         }
     }

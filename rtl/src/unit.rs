@@ -36,7 +36,7 @@
 use rust_hdl::prelude::*;
 use seq_macro::seq;
 
-use crate::config::{pick_cycles, reduce_stages_in_unit, Stages, FRONT, INPUT, RESULT, ROOT};
+use crate::config::{Extras, Registers};
 use crate::lzc::Lzc;
 use crate::prims::{many, on, Param, PipeReg, ValidReg};
 use crate::reduce::Reduce;
@@ -204,22 +204,20 @@ macro_rules! unit {
             out_vreg: Vec<ValidReg>,
             /// `stage.0[b]` = 1 when a register follows tree level `b`; `b = K`: outputs.
             stage: Param<[usize; 6]>,
-            /// `[front, result, root, input]` registers present (1) or not (0).
-            extra: Param<[usize; 4]>,
+            /// The `pipeline_extra` registers present (1) or not (0) (`pick`: see `pk`).
+            extra: Param<Extras>,
         }
 
         impl $unit {
             pub const LANES: usize = $n;
 
-            /// `stages[b]`: register after tree level `b` (`b = K`: the outputs);
-            /// `stages[FRONT]`, `stages[ROOT]`, `stages[RESULT]`: the `pipeline_extra` registers.
-            pub fn new(stages: Stages) -> Self {
-                let stage: [usize; 6] = std::array::from_fn(|b| on(b <= $k && stages[b]));
-                let front = on(stages[FRONT]);
-                let result = on(stages[RESULT]);
-                let root = on(stages[ROOT]);
-                let pk = pick_cycles(stages, $k);
-                let input = on(stages[INPUT]);
+            /// `regs.after_level[b]`: register after tree level `b` (`b = K`: the outputs);
+            /// the other fields: the `pipeline_extra` registers.
+            pub fn new(regs: Registers) -> Self {
+                let stage: [usize; 6] = std::array::from_fn(|b| on(b <= $k && regs.after_level[b]));
+                let extra = regs.extras();
+                let Extras { front, result, root, input, .. } = extra;
+                let pk = regs.pick_cycles($k);
                 // with `root`, one root per four lanes: each copy of the result has its own
                 let copies = root * ($n >> 2);
                 $unit {
@@ -234,8 +232,8 @@ macro_rules! unit {
                     dst_o: Default::default(),
                     wen_o: Default::default(),
                     valid_o: Default::default(),
-                    xbar: ShflXbar::new(stages),
-                    reduce: Reduce::with_root_copies(reduce_stages_in_unit(stages), copies),
+                    xbar: ShflXbar::new(regs),
+                    reduce: Reduce::with_root_copies(regs.of_reduce_in_unit(), copies),
                     lzc: Default::default(),
                     c_shfl: c(CLS_SHFL),
                     c_red: c(CLS_RED),
@@ -315,7 +313,7 @@ macro_rules! unit {
                     wen_reg: many(stage[$k]),
                     out_vreg: many(stage[$k]),
                     stage: Param(stage),
-                    extra: Param([front, result, root, input]),
+                    extra: Param(extra),
                 }
             }
         }
@@ -325,7 +323,7 @@ macro_rules! unit {
             #[hdl_gen]
             fn update(&mut self) {
                 // ---- optional `input` register (the unit's copies; the blocks hold their own)
-                for r in 0..self.extra.0[3] {
+                for r in 0..self.extra.0.input {
                     self.in_op[r].clk_i.next = self.clk_i.val();
                     self.in_op[r].d_i.next = self.op_i.val();
                     self.opi.next = self.in_op[r].q_o.val();
@@ -340,7 +338,7 @@ macro_rules! unit {
                     self.in_v[r].d_i.next = self.valid_i.val();
                     self.vali.next = self.in_v[r].q_o.val();
                 }
-                for _e in 0..(1 - self.extra.0[3]) {
+                for _e in 0..(1 - self.extra.0.input) {
                     self.opi.next = self.op_i.val();
                     self.parti.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
                     self.acti.next = self.activemask_i.val();
@@ -394,7 +392,7 @@ macro_rules! unit {
                     self.c0.next = self.no_lanes.val();
                 }
                 // ---- optional `front` register
-                for r in 0..self.extra.0[0] {
+                for r in 0..self.extra.0.front {
                     self.cregf[r].clk_i.next = self.clk_i.val();
                     self.cregf[r].d_i.next = self.c0.val();
                     self.c0f.next.wen = self.cregf[r].q_o.val();
@@ -410,13 +408,13 @@ macro_rules! unit {
                     self.vregf[r].d_i.next = self.vali.val();
                     self.v0f.next = self.vregf[r].q_o.val();
                 }
-                for _e in 0..(1 - self.extra.0[0]) {
+                for _e in 0..(1 - self.extra.0.front) {
                     self.c0f.next.wen = self.c0.val();
                     // (straight from a register or the ports: see the blocks' inputs above)
-                    for q in 0..self.extra.0[3] {
+                    for q in 0..self.extra.0.input {
                         self.lzc.bits_i.next = self.in_part[q].q_o.val();
                     }
-                    for _f in 0..(1 - self.extra.0[3]) {
+                    for _f in 0..(1 - self.extra.0.input) {
                         self.lzc.bits_i.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
                     }
                     self.c0f.next.idx = self.lzc.idx_o.val();
@@ -424,7 +422,7 @@ macro_rules! unit {
                     self.v0f.next = self.vali.val();
                 }
                 // ---- optional `root` register (the reduction's last node to its root)
-                for r in 0..self.extra.0[2] {
+                for r in 0..self.extra.0.root {
                     self.cregx[r].clk_i.next = self.clk_i.val();
                     self.cregx[r].d_i.next = self.c0f.val();
                     self.c0x.next = self.cregx[r].q_o.val();
@@ -436,7 +434,7 @@ macro_rules! unit {
                     self.vregx[r].d_i.next = self.v0f.val();
                     self.v0x.next = self.vregx[r].q_o.val();
                 }
-                for _e in 0..(1 - self.extra.0[2]) {
+                for _e in 0..(1 - self.extra.0.root) {
                     self.c0x.next = self.c0f.val();
                     self.clsx.next = self.clsf.val();
                     self.v0x.next = self.v0f.val();
@@ -622,7 +620,7 @@ macro_rules! unit {
                     }
                 }
                 // ---- optional `result` register (after the last tree level)
-                for r in 0..self.extra.0[1] {
+                for r in 0..self.extra.0.result {
                     self.cregr[r].clk_i.next = self.clk_i.val();
                     self.cregr[r].d_i.next = self.co.val().wen;
                     self.wr.next = self.cregr[r].q_o.val();
@@ -646,7 +644,7 @@ macro_rules! unit {
                     self.vregr[r].d_i.next = self.vo.val();
                     self.vr.next = self.vregr[r].q_o.val();
                 }
-                for _e in 0..(1 - self.extra.0[1]) {
+                for _e in 0..(1 - self.extra.0.result) {
                     self.wr.next = self.co.val().wen;
                     for g in 0..($n >> 2) {
                         self.resq[g].next = self.rsrc[g].val();

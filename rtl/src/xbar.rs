@@ -31,8 +31,8 @@
 
 use rust_hdl::prelude::*;
 
-use crate::config::{Stages, FRONT, INPUT, RESULT, ROOT};
-use crate::prims::{many, on, Param, PipeReg};
+use crate::config::{Extras, Registers};
+use crate::prims::{many, Param, PipeReg};
 use crate::xbar_mux::ShflMux;
 
 /// The shuffle crossbar for `N` lanes (see the module documentation).
@@ -119,18 +119,17 @@ pub struct ShflXbar<const N: usize, const K: usize, const K1: usize, const W: us
     mux: ShflMux<N, K, W>,
     /// The optional `result` register on the tree outputs.
     rr: Vec<PipeReg<Bits<32>>>,
-    /// `[front, result, root, input]` registers present (1) or not (0).
-    extra: Param<[usize; 4]>,
+    /// The `pipeline_extra` registers present (1) or not (0); `pick` is the reduction's.
+    extra: Param<Extras>,
 }
 
 impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N, K, K1, W> {
-    /// `stages[b]`: register after tree level `b` (entries `K <= b < 6` are ignored here);
-    /// `stages[FRONT]`, `stages[ROOT]`, `stages[RESULT]`: the extra registers.
-    pub fn new(stages: Stages) -> Self {
-        let front = on(stages[FRONT]);
-        let result = on(stages[RESULT]);
-        let root = on(stages[ROOT]);
-        let input = on(stages[INPUT]);
+    /// `regs.after_level[b]`: register after tree level `b` (boundaries `b >= K` are the
+    /// unit's); `front`, `root`, `result`, `input`: the extra registers (`pick` is not the
+    /// crossbar's).
+    pub fn new(regs: Registers) -> Self {
+        let extra = regs.extras();
+        let Extras { front, result, root, input, .. } = extra;
         assert!(
             N.is_power_of_two()
                 && 1 << K == N
@@ -194,9 +193,9 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> ShflXbar<N
             quarter: (0..4 * root as u64).map(|m| Constant::new((m << (K - 2)).into())).collect(),
             rx_src: many(root * N),
             rx_src0: many(root),
-            mux: ShflMux::new(stages),
+            mux: ShflMux::new(regs),
             rr: many(result * N),
-            extra: Param([front, result, root, input]),
+            extra: Param(extra),
         }
     }
 }
@@ -207,7 +206,7 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic
     #[hdl_gen]
     fn update(&mut self) {
         // ---- optional `input` register: the controls as one copy per four lanes
-        for r in 0..self.extra.0[3] {
+        for r in 0..self.extra.0.input {
             for g in 0..(N >> 2) {
                 self.in_mode[g].clk_i.next = self.clk_i.val();
                 self.in_mode[g].d_i.next = self.mode_i.val();
@@ -226,7 +225,7 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic
             self.in_src1[r].d_i.next = self.src1_i.val();
             self.src1g.next = self.in_src1[r].q_o.val();
         }
-        for _e in 0..(1 - self.extra.0[3]) {
+        for _e in 0..(1 - self.extra.0.input) {
             for g in 0..(N >> 2) {
                 self.modeg[g].next = self.mode_i.val();
                 self.sgg[g].next = self.sg_i.val();
@@ -269,7 +268,7 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic
             self.up[g].next = self.modeg[g].val() == self.mode_up.val();
         }
         // ---- optional `front` register: srcLane, clampLane, .up, participation, src0
-        for r in 0..self.extra.0[0] {
+        for r in 0..self.extra.0.front {
             for i in 0..N {
                 self.fr_src_w[i].clk_i.next = self.clk_i.val();
                 self.fr_src_w[i].d_i.next = self.src_w[i].val();
@@ -290,7 +289,7 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic
             self.fr_src0[r].d_i.next = self.src0g.val();
             self.src0q.next = self.fr_src0[r].q_o.val();
         }
-        for _e in 0..(1 - self.extra.0[0]) {
+        for _e in 0..(1 - self.extra.0.front) {
             for i in 0..N {
                 self.src_wq[i].next = self.src_w[i].val();
                 self.clampq[i].next = self.clamp[i].val();
@@ -313,7 +312,7 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic
             }
         }
         // ---- optional `root` register: inBounds, the quarter lookups, srcLane, src0
-        for r in 0..self.extra.0[2] {
+        for r in 0..self.extra.0.root {
             for g in 0..(N >> 2) {
                 for m in 0..4 {
                     self.qpart[4 * g + m].next = self.partq[g].val() >> self.quarter[m].val();
@@ -345,7 +344,7 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic
             self.rx_src0[r].d_i.next = self.src0q.val();
             self.src0x.next = self.rx_src0[r].q_o.val();
         }
-        for _e in 0..(1 - self.extra.0[2]) {
+        for _e in 0..(1 - self.extra.0.root) {
             for i in 0..N {
                 self.okq[i].next = self.in_bounds[i].val()
                     && self.partq[i / 4].val().get_bit(self.src[i].val().index());
@@ -367,14 +366,14 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic
             self.mux.sel_i[i].next = self.sel[i].val();
         }
         // ---- optional `result` register on the tree outputs
-        for _e in 0..self.extra.0[1] {
+        for _e in 0..self.extra.0.result {
             for i in 0..N {
                 self.rr[i].clk_i.next = self.clk_i.val();
                 self.rr[i].d_i.next = self.mux.dst_o[i].val();
                 self.dst_o[i].next = self.rr[i].q_o.val();
             }
         }
-        for _e in 0..(1 - self.extra.0[1]) {
+        for _e in 0..(1 - self.extra.0.result) {
             for i in 0..N {
                 self.dst_o[i].next = self.mux.dst_o[i].val();
             }

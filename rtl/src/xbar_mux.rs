@@ -36,7 +36,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::config::Stages;
+use crate::config::Registers;
 use crate::prims::{many, on, Param, PipeReg};
 
 /// The crossbar's mux trees for `N` lanes (see the module documentation).
@@ -99,12 +99,12 @@ pub struct ShflMux<const N: usize, const K: usize, const W: usize> {
     narrow: Param<usize>,
 }
 
-/// Where the crossbar places its stage registers: as many as `stages` enables inside the tree
+/// Where the crossbar places its stage registers: as many as `regs` enables inside the tree
 /// (boundaries `0 <= b < k`), at the positions of [`tree_registers`]'s order, not necessarily
 /// the enabled ones (the crossbar is retimed; its latency is the count).
 /// Returns the boundaries that get a register and whether the copy register is used.
-pub fn tree_registers(stages: Stages, k: usize) -> ([bool; 6], bool) {
-    let count = stages[..k].iter().filter(|&&s| s).count();
+pub fn tree_registers(regs: Registers, k: usize) -> ([bool; 6], bool) {
+    let count = regs.after_level[..k].iter().filter(|&&s| s).count();
     // boundary 0 first (the select logic gets a cycle of its own), then after every second
     // level (each stage a 4:1 step: two LUT4s + PFUMX on ECP5, one LUT6 on 7-series), then the
     // copy register (the words fan out to a quarter of the lanes each), then after level 3;
@@ -132,11 +132,11 @@ const fn words(n: usize, l: usize) -> usize {
 }
 
 impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
-    /// `stages[b]`: register after tree level `b`, `stages[0]`: before level 1 (entries `b >= K`,
-    /// including the extra registers, are ignored here).
-    pub fn new(stages: Stages) -> Self {
+    /// `regs.after_level[b]`: register after tree level `b`, `[0]`: before level 1 (boundaries
+    /// `b >= K` and the extra registers are not the tree's).
+    pub fn new(regs: Registers) -> Self {
         assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
-        let (at, copy) = tree_registers(stages, K);
+        let (at, copy) = tree_registers(regs, K);
         let registered = copy || at.iter().any(|&b| b);
         let nc = if registered { 4 } else { 1 };
         let stage = at.map(on);
@@ -520,12 +520,12 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
 
 #[cfg(test)]
 mod tests {
-    use super::{tree_registers, Stages};
+    use super::{tree_registers, Registers};
 
-    fn with(at: &[usize]) -> Stages {
-        let mut s = Stages::default();
+    fn with(at: &[usize]) -> Registers {
+        let mut s = Registers::NONE;
         for &b in at {
-            s[b] = true;
+            s.after_level[b] = true;
         }
         s
     }
@@ -545,7 +545,15 @@ mod tests {
             assert_eq!(tree_registers(with(at), 5), (want, copy), "{at:?}");
         }
         // boundary K (the outputs) and the extras are not the crossbar's to place
-        assert_eq!(tree_registers(with(&[5, 6, 7]), 5), ([false; 6], false));
+        let all_extras = Registers {
+            front: true,
+            root: true,
+            result: true,
+            pick: true,
+            input: true,
+            ..with(&[5])
+        };
+        assert_eq!(tree_registers(all_extras, 5), ([false; 6], false));
         // 4 lanes: boundary 0, then the copy register
         assert_eq!(
             tree_registers(with(&[0, 1]), 2),

@@ -10,7 +10,7 @@ use pisa_rtl::reduce::Reduce;
 use rust_hdl::prelude::*;
 
 fn check<const N: usize, const K: usize, const W: usize>(per_form: u64) {
-    let mut r = Reduce::<N, K, W>::new(pisa_rtl::config::Stages::default());
+    let mut r = Reduce::<N, K, W>::new(pisa_rtl::config::Registers::NONE);
     r.connect_all();
     let forms: Vec<SgOp> = SgOp::all()
         .into_iter()

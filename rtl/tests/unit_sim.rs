@@ -48,7 +48,7 @@ fn case<const N: usize>(rng: &mut Rng) -> (u8, SgInputs<N>, SgOutputs<N>) {
 macro_rules! run {
     ($ty:ident, $n:literal, $w:literal, $cfg:expr, $cases:expr) => {{
         let cfg: UnitConfig = $cfg;
-        let mut u = $ty::new(cfg.stages());
+        let mut u = $ty::new(cfg.registers());
         u.connect_all();
         let lat = cfg.latency();
         let mut rng = Rng::new(0xC0DE + $n + lat as u64);

@@ -8,7 +8,7 @@ use pisa_rtl::xbar::ShflXbar;
 use rust_hdl::prelude::*;
 
 fn check<const N: usize, const K: usize, const K1: usize, const W: usize>(cases: u64) {
-    let mut x = ShflXbar::<N, K, K1, W>::new(pisa_rtl::config::Stages::default());
+    let mut x = ShflXbar::<N, K, K1, W>::new(pisa_rtl::config::Registers::NONE);
     x.connect_all();
     for i in 0..cases {
         let mut rng = Rng::for_case(77 + N as u64, i);
