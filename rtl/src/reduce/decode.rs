@@ -1,0 +1,115 @@
+//! `pisa_sg_reduce_decode` ([`ReduceDecode`]): the reduction's controls from `op_i`
+//! (PISA §7.1, §7.2 encodings, from `pisa_model`). Latency: combinational.
+
+use rust_hdl::prelude::*;
+
+use super::RedCtl;
+
+/// `pisa_sg_reduce_decode`: the reduction's controls from `op_i` (only its `fred`/`ired` fields
+/// matter). Combinational. The reduction holds one per four leaves, so each copy of the decoded
+/// controls is formed beside the leaves it feeds (one decoder for all 32 leaves put its output
+/// on a 4.3 ns route across the die, the 32-lane unit's worst path).
+#[derive(LogicBlock)]
+pub struct ReduceDecode {
+    pub op_i: Signal<In, Bits<8>>,
+    pub ctl_o: Signal<Out, RedCtl>,
+    class_fred: Constant<Bits<2>>,
+    f_min: Constant<Bits<2>>,
+    f_absmax: Constant<Bits<2>>,
+    t_f: Constant<Bits<3>>,
+    t_hf: Constant<Bits<3>>,
+    t_bf: Constant<Bits<3>>,
+    t_bfx2: Constant<Bits<3>>,
+    i_sum: Constant<Bits<4>>,
+    i_smin: Constant<Bits<4>>,
+    i_smax: Constant<Bits<4>>,
+    i_umax: Constant<Bits<4>>,
+    i_and: Constant<Bits<4>>,
+    i_or: Constant<Bits<4>>,
+    i_xor: Constant<Bits<4>>,
+    i_absmax: Constant<Bits<4>>,
+    a_sum: Constant<Bits<2>>,
+    a_and: Constant<Bits<2>>,
+    a_or: Constant<Bits<2>>,
+    a_xor: Constant<Bits<2>>,
+}
+
+impl Default for ReduceDecode {
+    fn default() -> Self {
+        let c2 = |v: u64| Constant::<Bits<2>>::new(v.into());
+        let c3 = |v: u64| Constant::<Bits<3>>::new(v.into());
+        let c4 = |v: u64| Constant::<Bits<4>>::new(v.into());
+        ReduceDecode {
+            op_i: Default::default(),
+            ctl_o: Default::default(),
+            class_fred: c2(1),
+            f_min: c2(0),
+            f_absmax: c2(2),
+            t_f: c3(0),
+            t_hf: c3(1),
+            t_bf: c3(2),
+            t_bfx2: c3(4),
+            i_sum: c4(0),
+            i_smin: c4(1),
+            i_smax: c4(2),
+            i_umax: c4(4),
+            i_and: c4(5),
+            i_or: c4(6),
+            i_xor: c4(7),
+            i_absmax: c4(8),
+            a_sum: c2(0),
+            a_and: c2(1),
+            a_or: c2(2),
+            a_xor: c2(3),
+        }
+    }
+}
+
+impl Logic for ReduceDecode {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // op_i layout: see pisa_model::op
+        self.ctl_o.next.nanp = false;
+        self.ctl_o.next.bf = false;
+        self.ctl_o.next.signed = false;
+        self.ctl_o.next.abs = false;
+        self.ctl_o.next.arith = self.a_sum.val();
+        if self.op_i.val().get_bits::<2>(6) == self.class_fred.val() {
+            self.ctl_o.next.minmax = true;
+            self.ctl_o.next.flt = true;
+            self.ctl_o.next.max = self.op_i.val().get_bits::<2>(0) != self.f_min.val();
+            self.ctl_o.next.abs = self.op_i.val().get_bits::<2>(0) == self.f_absmax.val();
+            self.ctl_o.next.nanp = self.op_i.val().get_bit(2);
+            self.ctl_o.next.split = self.op_i.val().get_bits::<3>(3) != self.t_f.val();
+            self.ctl_o.next.bf = (self.op_i.val().get_bits::<3>(3) == self.t_bf.val())
+                || (self.op_i.val().get_bits::<3>(3) == self.t_bfx2.val());
+            self.ctl_o.next.w16 = (self.op_i.val().get_bits::<3>(3) == self.t_hf.val())
+                || (self.op_i.val().get_bits::<3>(3) == self.t_bf.val());
+        } else {
+            self.ctl_o.next.flt = false;
+            self.ctl_o.next.w16 = self.op_i.val().get_bit(4);
+            self.ctl_o.next.minmax = (self.op_i.val().get_bits::<4>(0) != self.i_sum.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_and.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_or.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_xor.val());
+            self.ctl_o.next.split = self.op_i.val().get_bit(4)
+                && (self.op_i.val().get_bits::<4>(0) != self.i_sum.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_and.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_or.val())
+                && (self.op_i.val().get_bits::<4>(0) != self.i_xor.val());
+            self.ctl_o.next.max = (self.op_i.val().get_bits::<4>(0) == self.i_smax.val())
+                || (self.op_i.val().get_bits::<4>(0) == self.i_umax.val())
+                || (self.op_i.val().get_bits::<4>(0) == self.i_absmax.val());
+            self.ctl_o.next.signed = (self.op_i.val().get_bits::<4>(0) == self.i_smin.val())
+                || (self.op_i.val().get_bits::<4>(0) == self.i_smax.val());
+            self.ctl_o.next.abs = self.op_i.val().get_bits::<4>(0) == self.i_absmax.val();
+            if self.op_i.val().get_bits::<4>(0) == self.i_and.val() {
+                self.ctl_o.next.arith = self.a_and.val();
+            } else if self.op_i.val().get_bits::<4>(0) == self.i_or.val() {
+                self.ctl_o.next.arith = self.a_or.val();
+            } else if self.op_i.val().get_bits::<4>(0) == self.i_xor.val() {
+                self.ctl_o.next.arith = self.a_xor.val();
+            }
+        }
+    }
+}
