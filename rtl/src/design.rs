@@ -197,7 +197,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             w("lzc"),
             hdr(
                 &format!("{} — priority encoder of redfirstidx (PISA §7.3).", w("lzc")),
-                "Index of the lowest set bit of bits_i, or LANES when no bit is set (the spec's loop would not end; see\ndocs/spec-notes.md). A log2(LANES)-level tree like common_cells' cc_lzc in trailing-zero mode.",
+                "Index of the lowest set bit of bits_i, or LANES when no bit is set (the spec's loop would not end; see\ndocs/spec-notes.md). A log2(LANES)-level tree like common_cells' cc_lzc in trailing-zero mode,\nas a heap numbered from the leaves: e_<m> (no set bit below entry m) and x_<m> (the index of its lowest\nset bit); entries 0..LANES-1 are the bits, inner node j is entry LANES+j over entries 2j and 2j+1.",
                 "combinational".into(),
             ),
             false,

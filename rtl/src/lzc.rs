@@ -8,9 +8,13 @@
 //!                 ...                           log2(N) levels
 //!  idx_o = empty ? N : index
 //! ```
-//! A tree of log2(N) levels like common_cells' `lzc` (trailing-zero mode): a node takes the
-//! lower child's index unless that child is empty, else the upper child's index with bit
-//! `level-1` set. Combinational, no latency.
+//! A tree of log2(N) levels like common_cells' `lzc` (trailing-zero mode), written once as a
+//! loop over a heap numbered from the leaves: entries `0 .. N-1` are the input bits, inner node
+//! `j` (`0 <= j < N-1`) is entry `N + j` and combines entries `2j` and `2j+1`, so every node
+//! follows its children and the root is entry `2N-2`. A node takes the lower child's index
+//! unless that child is empty, else the upper child's index with bit `level-1` set (`level`
+//! counted from the leaves). Signal names: `e_<m>` (no set bit below entry `m`) and `x_<m>`
+//! (the index of its lowest set bit). Combinational, no latency.
 
 use rust_hdl::prelude::*;
 
@@ -22,45 +26,34 @@ pub struct Lzc<const N: usize> {
     pub bits_i: Signal<In, Bits<N>>,
     /// Index of the lowest set bit, `N` when `bits_i` is 0 (zero-extended to 32 bits).
     pub idx_o: Signal<Out, Bits<32>>,
-    /// `level_bit[l]` = `1 << l`.
-    level_bit: Vec<Constant<Bits<32>>>,
+    /// `node_bit[j]` = `1 << (level - 1)` for inner node `j` at `level` above the leaves.
+    node_bit: Vec<Constant<Bits<32>>>,
     zero: Constant<Bits<32>>,
     empty_value: Constant<Bits<32>>,
-    /// Level `l` arrays, `N >> l` nodes (level 0: the input bits).
-    e0: Vec<Signal<Local, Bit>>,
-    e1: Vec<Signal<Local, Bit>>,
-    e2: Vec<Signal<Local, Bit>>,
-    e3: Vec<Signal<Local, Bit>>,
-    e4: Vec<Signal<Local, Bit>>,
-    e5: Vec<Signal<Local, Bit>>,
-    x1: Vec<Signal<Local, Bits<32>>>,
-    x2: Vec<Signal<Local, Bits<32>>>,
-    x3: Vec<Signal<Local, Bits<32>>>,
-    x4: Vec<Signal<Local, Bits<32>>>,
-    x5: Vec<Signal<Local, Bits<32>>>,
+    /// Heap entry `m`: no set bit below it (`e`), the index of its lowest set bit (`x`).
+    e: Vec<Signal<Local, Bit>>,
+    x: Vec<Signal<Local, Bits<32>>>,
+}
+
+/// The level above the leaves of inner node `j` of an `n`-leaf heap numbered from the leaves.
+fn level(n: usize, j: usize) -> u32 {
+    // level l holds the nodes j with n - (n >> (l - 1)) <= j < n - (n >> l)
+    (1..=n.trailing_zeros()).find(|&l| j < n - (n >> l)).unwrap_or(0)
 }
 
 impl<const N: usize> Default for Lzc<N> {
     fn default() -> Self {
         assert!(N.is_power_of_two() && (4..=32).contains(&N));
-        let at = |l: u32| if l < 32 && (N >> l) > 0 { N >> l } else { 0 };
         Lzc {
             bits_i: Default::default(),
             idx_o: Default::default(),
-            level_bit: (0..N.trailing_zeros()).map(|l| Constant::new((1u64 << l).into())).collect(),
+            node_bit: (0..N - 1)
+                .map(|j| Constant::new((1u64 << (level(N, j) - 1)).into()))
+                .collect(),
             zero: Constant::new(0u64.into()),
             empty_value: Constant::new((N as u64).into()),
-            e0: many(N),
-            e1: many(at(1)),
-            e2: many(at(2)),
-            e3: many(at(3)),
-            e4: many(at(4)),
-            e5: many(at(5)),
-            x1: many(at(1)),
-            x2: many(at(2)),
-            x3: many(at(3)),
-            x4: many(at(4)),
-            x5: many(at(5)),
+            e: many(2 * N - 1),
+            x: many(2 * N - 1),
         }
     }
 }
@@ -68,76 +61,39 @@ impl<const N: usize> Default for Lzc<N> {
 impl<const N: usize> Logic for Lzc<N> {
     #[hdl_gen]
     fn update(&mut self) {
-        for i in 0..N {
-            self.e0[i].next = !self.bits_i.val().get_bit(i);
-        }
-        for j in 0..(N >> 1) {
-            self.e1[j].next = self.e0[2 * j].val() && self.e0[2 * j + 1].val();
-            if self.e0[2 * j].val() {
-                self.x1[j].next = self.level_bit[0].val();
-            } else {
-                self.x1[j].next = self.zero.val();
+        // rust-hdl evaluates an array index from loop variables and literals only: this loop of
+        // one iteration binds `n` = N for the indices below
+        for n in N..(N + 1) {
+            for i in 0..N {
+                self.e[i].next = !self.bits_i.val().get_bit(i);
+                self.x[i].next = self.zero.val();
             }
-        }
-        for j in 0..(N >> 2) {
-            self.e2[j].next = self.e1[2 * j].val() && self.e1[2 * j + 1].val();
-            if self.e1[2 * j].val() {
-                self.x2[j].next = self.x1[2 * j + 1].val() | self.level_bit[1].val();
-            } else {
-                self.x2[j].next = self.x1[2 * j].val();
+            for j in 0..(N - 1) {
+                self.e[n + j].next = self.e[2 * j].val() && self.e[2 * j + 1].val();
+                if self.e[2 * j].val() {
+                    self.x[n + j].next = self.x[2 * j + 1].val() | self.node_bit[j].val();
+                } else {
+                    self.x[n + j].next = self.x[2 * j].val();
+                }
             }
-        }
-        for j in 0..(N >> 3) {
-            self.e3[j].next = self.e2[2 * j].val() && self.e2[2 * j + 1].val();
-            if self.e2[2 * j].val() {
-                self.x3[j].next = self.x2[2 * j + 1].val() | self.level_bit[2].val();
-            } else {
-                self.x3[j].next = self.x2[2 * j].val();
-            }
-        }
-        for j in 0..(N >> 4) {
-            self.e4[j].next = self.e3[2 * j].val() && self.e3[2 * j + 1].val();
-            if self.e3[2 * j].val() {
-                self.x4[j].next = self.x3[2 * j + 1].val() | self.level_bit[3].val();
-            } else {
-                self.x4[j].next = self.x3[2 * j].val();
-            }
-        }
-        for j in 0..(N >> 5) {
-            self.e5[j].next = self.e4[2 * j].val() && self.e4[2 * j + 1].val();
-            if self.e4[2 * j].val() {
-                self.x5[j].next = self.x4[2 * j + 1].val() | self.level_bit[4].val();
-            } else {
-                self.x5[j].next = self.x4[2 * j].val();
-            }
-        }
-        for _e in 0..crate::prims::on(N == 4) {
-            if self.e2[0].val() {
+            if self.e[2 * n - 2].val() {
                 self.idx_o.next = self.empty_value.val();
             } else {
-                self.idx_o.next = self.x2[0].val();
+                self.idx_o.next = self.x[2 * n - 2].val();
             }
         }
-        for _e in 0..crate::prims::on(N == 8) {
-            if self.e3[0].val() {
-                self.idx_o.next = self.empty_value.val();
-            } else {
-                self.idx_o.next = self.x3[0].val();
-            }
-        }
-        for _e in 0..crate::prims::on(N == 16) {
-            if self.e4[0].val() {
-                self.idx_o.next = self.empty_value.val();
-            } else {
-                self.idx_o.next = self.x4[0].val();
-            }
-        }
-        for _e in 0..crate::prims::on(N == 32) {
-            if self.e5[0].val() {
-                self.idx_o.next = self.empty_value.val();
-            } else {
-                self.idx_o.next = self.x5[0].val();
-            }
-        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn heap_levels() {
+        // 8 leaves: inner nodes 0-3 at level 1, 4-5 at 2, the root 6 at 3
+        let want = [1, 1, 1, 1, 2, 2, 3];
+        assert_eq!((0..7).map(|j| super::level(8, j)).collect::<Vec<_>>(), want);
+        assert_eq!(super::level(32, 30), 5);
+        assert_eq!(super::level(32, 15), 1);
+        assert_eq!(super::level(32, 16), 2);
     }
 }
