@@ -56,6 +56,91 @@ impl FromStr for BlockName {
     }
 }
 
+/// The block type behind an emitted module: what its header, name and waivers are keyed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModuleType {
+    /// `unit::Unit*`
+    Unit,
+    /// `xbar::ShflXbar`
+    Xbar,
+    /// `xbar_mux::ShflMux`
+    XbarMux,
+    /// `reduce::Reduce`
+    Reduce,
+    /// `reduce::ReduceDecode`
+    ReduceDecode,
+    /// `reduce::ReduceLeaf`
+    ReduceLeaf,
+    /// `reduce::ReduceNode`
+    ReduceNode,
+    /// `reduce::ReduceSumSel`
+    ReduceSumSel,
+    /// `reduce::ReducePick`
+    ReducePick,
+    /// `reduce::ReduceRoot`
+    ReduceRoot,
+    /// `lzc::Lzc`
+    Lzc,
+    /// `prims::PipeReg`
+    PipeReg,
+    /// `prims::ValidReg`
+    ValidReg,
+}
+
+impl ModuleType {
+    /// The type of a top emitted on its own.
+    pub fn of_top(b: BlockName) -> ModuleType {
+        match b {
+            BlockName::Unit => ModuleType::Unit,
+            BlockName::Xbar => ModuleType::Xbar,
+            BlockName::Reduce => ModuleType::Reduce,
+            BlockName::Lzc => ModuleType::Lzc,
+        }
+    }
+
+    /// The type of the submodule(s) in field `field` of a block of this type; the registers
+    /// are recognised by their own Verilog ([`ModuleType::of_instance`]), wherever they sit.
+    pub fn child(self, field: &str) -> Option<ModuleType> {
+        use ModuleType as T;
+        Some(match (self, field) {
+            (T::Unit, "xbar") => T::Xbar,
+            (T::Unit, "reduce") => T::Reduce,
+            (T::Unit, "lzc") => T::Lzc,
+            (T::Xbar, "mux") => T::XbarMux,
+            (T::Reduce, "dec") => T::ReduceDecode,
+            (T::Reduce, "leaves") => T::ReduceLeaf,
+            (T::Reduce, "n1" | "n2" | "n3" | "n4" | "n5") => T::ReduceNode,
+            (T::Reduce, "pick1" | "pick2" | "pick3" | "pick4" | "pickl") => T::ReducePick,
+            (T::Reduce, "root") => T::ReduceRoot,
+            (T::ReduceNode, "sumsel") => T::ReduceSumSel,
+            _ => return None,
+        })
+    }
+
+    /// The type of the module instance at rust-hdl hierarchy path `path` (`top`, then one
+    /// field name per level, array indices between them: `top$reduce$n1$0`) under a `top` of
+    /// type [`ModuleType::of_top`]; `body` is its rust-hdl text. A path that names no known
+    /// block is an error, never a default.
+    pub fn of_instance(top: BlockName, path: &str, body: &str) -> Result<ModuleType, EmitError> {
+        // rust-hdl indents a leaf's custom Verilog: compare line by line, trimmed
+        let trimmed = |t: &str| t.lines().map(str::trim).collect::<Vec<_>>().join("\n");
+        let text = trimmed(body);
+        if text.contains(&trimmed(crate::prims::VALID_REG_VERILOG)) {
+            return Ok(ModuleType::ValidReg);
+        }
+        if text.contains(&trimmed(crate::prims::PIPE_REG_VERILOG)) {
+            return Ok(ModuleType::PipeReg);
+        }
+        let mut fields = path.split('$').filter(|s| s.parse::<usize>().is_err());
+        if fields.next() != Some("top") {
+            return Err(EmitError::UnknownModule(path.into()));
+        }
+        fields
+            .try_fold(ModuleType::of_top(top), |t, f| t.child(f))
+            .ok_or_else(|| EmitError::UnknownModule(path.into()))
+    }
+}
+
 const SRC1_REASON: &str = "shfl reads only laneOffset, cval and segmask of each lane's src1 (bits [k-1:0], [8+k-1:8], [16+k-1:16], k = log2(LANES)); PISA §7.4 ignores the other bits";
 
 /// Where the crossbar's mux trees hold their registers ([`tree_registers`]), in words.
@@ -81,7 +166,7 @@ fn mux_registers(cfg: &UnitConfig) -> String {
 }
 
 /// Names, docs and waivers of every module, for `cfg` and module-name prefix `prefix`.
-fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> ModuleKind {
+fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, ty: ModuleType) -> ModuleKind {
     let n = cfg.lanes;
     let k = cfg.log2_lanes();
     let lat = cfg.latency();
@@ -115,9 +200,9 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
     };
     let w = |name: &str| format!("{prefix}_{name}");
     let mut waivers: Vec<(String, String)> = Vec::new();
-    let seg = if segment.is_empty() { top.name() } else { segment };
-    let (name, doc, width_named) = match seg {
-        "unit" => {
+    use ModuleType as T;
+    let (name, doc, width_named) = match ty {
+        T::Unit => {
             waivers.push(("src1_i".into(), SRC1_REASON.into()));
             if n < 32 {
                 waivers.push(("mask_i".into(), format!("mask_i is 32 bits wide like the PISA operand; a {n}-lane unit reads bits [{}:0]", n - 1)));
@@ -138,7 +223,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
                 false,
             )
         }
-        "xbar" => {
+        T::Xbar => {
             waivers.push(("src1_i|src1g".into(), SRC1_REASON.into()));
             if regs.root {
                 waivers.push(("qpart_*".into(), format!("quarter m's copy of the participation mask is shifted down by m * {}; the lookup before the root register reads its low {} bits", n / 4, n / 4)));
@@ -153,7 +238,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
                 false,
             )
         }
-        "mux" => {
+        T::XbarMux => {
             waivers.push(("sq?_*".into(), "a stage register carries a lane's whole select; the bits its earlier levels consumed are not read again (synthesis removes them)".into()));
             if !inner_stages {
                 waivers.push(("clk_i".into(), "no stage boundary lies inside the crossbar in this configuration; the port is kept so every configuration has the same ports".into()));
@@ -171,7 +256,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
                 false,
             )
         }
-        "reduce" => {
+        T::Reduce => {
             // the reduction's own registers: the tree's, and the `pipeline_extra` ones but, in the
             // unit, `result` (the unit holds that one)
             let in_unit = top == BlockName::Unit;
@@ -193,7 +278,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
                 false,
             )
         }
-        "lzc" => (
+        T::Lzc => (
             w("lzc"),
             hdr(
                 &format!("{} — priority encoder of redfirstidx (PISA §7.3).", w("lzc")),
@@ -202,7 +287,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             ),
             false,
         ),
-        "dec" => (
+        T::ReduceDecode => (
             w("reduce_decode"),
             hdr(
                 &format!("{} — the reduction's controls decoded from op_i (its fred/ired fields).", w("reduce_decode")),
@@ -211,16 +296,16 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             ),
             false,
         ),
-        "leaves" => {
+        T::ReduceLeaf => {
             waivers.push(("ctl_i".into(), "the leaf reads only the control fields of the key transform".into()));
             (w("reduce_leaf"), hdr(&format!("{} — one lane's reduction key and NaN/valid flags.", w("reduce_leaf")), "See the reduction tree.", "combinational".into()), false)
         }
-        "n1" | "n2" | "n3" | "n4" | "n5" => {
+        T::ReduceNode => {
             waivers.push(("ctl_i".into(), "the node reads only the min/max, split and arithmetic fields of the control bundle".into()));
             waivers.push(("dab|dba".into(), "the compare subtractions are read only at their borrow bits (16: low half, 33: high half or 32-bit order)".into()));
             (w("reduce_node"), hdr(&format!("{} — combines two reduction values (one compare chain with a break bit between the halves).", w("reduce_node")), "See the reduction tree.", "combinational".into()), false)
         }
-        "sumsel" => (
+        T::ReduceSumSel => (
             w("reduce_sumsel"),
             hdr(
                 &format!("{} — one byte of a reduction node's output: the sum in place of both outcomes when it is the result.", w("reduce_sumsel")),
@@ -229,7 +314,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             ),
             false,
         ),
-        "pick1" | "pick2" | "pick3" | "pick4" | "pickl" => (
+        T::ReducePick => (
             w("reduce_pick"),
             hdr(
                 &format!("{} — a reduction node's output mux: o1 where b is better, o0 where not, per half.", w("reduce_pick")),
@@ -238,22 +323,22 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, segment: &str) -> Module
             ),
             false,
         ),
-        "root" => {
+        T::ReduceRoot => {
             waivers.push(("ctl_i".into(), "the root reads only the decode fields of the control bundle".into()));
             (w("reduce_root"), hdr(&format!("{} — decodes the final key: inverse order key, canonical NaN, zero extension.", w("reduce_root")), "See the reduction tree.", "combinational".into()), false)
         }
-        "vreg" | "vreg0" | "vdr" | "out_vreg" | "in_v" => (
+        T::ValidReg => (
             w("valid_reg"),
             hdr(&format!("{} — the valid pipeline register.", w("valid_reg")), "q_o takes d_i at each rising edge of clk_i; synchronous active-low reset to 0.", "1 cycle".into()),
             false,
         ),
-        _ => (
+        T::PipeReg => (
             w("pipe_reg"),
             hdr(&format!("{} — a pipeline register.", w("pipe_reg")), "q_o takes d_i at each rising edge of clk_i (no reset: data registers need none).", "1 cycle".into()),
             true,
         ),
     };
-    let lane_names = if seg == "mux" { mux_lane_names(n, k, inner_stages) } else { Vec::new() };
+    let lane_names = if ty == T::XbarMux { mux_lane_names(n, k, inner_stages) } else { Vec::new() };
     ModuleKind { name, doc, waivers, parameterised: width_named, lane_names }
 }
 
@@ -283,7 +368,9 @@ fn mux_lane_names(n: usize, k: usize, registered: bool) -> Vec<LaneName> {
 macro_rules! emit_for {
     ($cfg:expr, $prefix:expr, $block:expr, $n:literal, $k:literal, $k1:literal, $w:literal, $unit:ident) => {{
         let regs = $cfg.registers();
-        let kf = |seg: &str| kind($cfg, $prefix, $block, seg);
+        let kf = |path: &str, body: &str| {
+            Ok(kind($cfg, $prefix, $block, ModuleType::of_instance($block, path, body)?))
+        };
         match $block {
             BlockName::Unit => {
                 let mut u = $unit::new(regs);
@@ -324,5 +411,33 @@ fn emit_lanes(cfg: &UnitConfig, block: BlockName, prefix: &str) -> Result<Design
         8 => emit_for!(cfg, prefix, block, 8, 3, 4, 256, Unit8),
         16 => emit_for!(cfg, prefix, block, 16, 4, 5, 512, Unit16),
         _ => emit_for!(cfg, prefix, block, 32, 5, 6, 1024, Unit32),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BlockName, ModuleType};
+    use crate::emit::EmitError;
+
+    #[test]
+    fn instances_resolve_through_their_parents_types() {
+        let of = |top, path| ModuleType::of_instance(top, path, "always @(*) begin end");
+        assert_eq!(of(BlockName::Unit, "top").unwrap(), ModuleType::Unit);
+        assert_eq!(of(BlockName::Unit, "top$reduce$n3$1").unwrap(), ModuleType::ReduceNode);
+        assert_eq!(of(BlockName::Reduce, "top$n3$1$sumsel$2").unwrap(), ModuleType::ReduceSumSel);
+        assert_eq!(of(BlockName::Xbar, "top$mux").unwrap(), ModuleType::XbarMux);
+        // a field of another block's name is not taken for it
+        assert!(matches!(of(BlockName::Unit, "top$n3$1"), Err(EmitError::UnknownModule(_))));
+        assert!(matches!(
+            of(BlockName::Unit, "top$xbar$leaves$0"),
+            Err(EmitError::UnknownModule(_))
+        ));
+        // registers by their own Verilog, under any field name
+        let indented = |t: &str| t.lines().map(|l| format!("        {l}\n")).collect::<String>();
+        let valid = indented(crate::prims::VALID_REG_VERILOG);
+        let pipe = indented(crate::prims::PIPE_REG_VERILOG);
+        let reg = |path, body: &str| ModuleType::of_instance(BlockName::Unit, path, body).unwrap();
+        assert_eq!(reg("top$vregx$0", &valid), ModuleType::ValidReg);
+        assert_eq!(reg("top$reduce$anything$3", &pipe), ModuleType::PipeReg);
     }
 }

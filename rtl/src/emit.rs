@@ -40,6 +40,10 @@ pub enum EmitError {
     OutDir(#[from] crate::outdir::OutDirError),
     #[error("{0}")]
     Manifest(String),
+    /// A module instance whose block type the emitter does not know (a new field in a block
+    /// needs its entry in `design::ModuleType::child`).
+    #[error("no module type for the instance at {0} (add it to design::ModuleType::child)")]
+    UnknownModule(String),
 }
 
 /// How to name and document one kind of module.
@@ -325,11 +329,13 @@ fn rename_dollars(module: &str, body: &str) -> Result<String, EmitError> {
 }
 
 impl Design {
-    /// Emits `block` and cleans the text. `kind(path_segment)` names and documents the module
+    /// Emits `block` and cleans the text. `kind(path, body)` names and documents the module
+    /// instance at hierarchy path `path` (`top$reduce$n1$0`) whose rust-hdl text is `body`, or
+    /// refuses it;
     /// whose hierarchy path ends in that field name (`""` for the top); `top` names the top.
     pub fn from_block<B: Block>(
         block: &B,
-        kind: &dyn Fn(&str) -> ModuleKind,
+        kind: &dyn Fn(&str, &str) -> Result<ModuleKind, EmitError>,
     ) -> Result<Design, EmitError> {
         rust_hdl::core::check_error::check_all(block)
             .map_err(|e| EmitError::Check(format!("{e:?}")))?;
@@ -348,10 +354,7 @@ impl Design {
                 .expect("regex");
         for &i in &order {
             let RawModule { path, body } = &raw[i];
-            // the field name this module instance sits in (skip array indices)
-            let segment = path.split('$').rev().find(|s| s.parse::<usize>().is_err()).unwrap_or("");
-            let segment = if path == "top" { "" } else { segment };
-            let k = kind(segment);
+            let k = kind(path, body)?;
             // child references -> their final names
             let body = inst.replace_all(body, |c: &regex::Captures| match name_of.get(&c[2]) {
                 Some(n) => format!("{}{} {}(", &c[1], n, &c[3]),

@@ -30,6 +30,13 @@ pub const fn on(b: bool) -> usize {
     b as usize
 }
 
+/// The body of [`PipeReg`]'s Verilog (the emitter recognises the module by it).
+pub const PIPE_REG_VERILOG: &str = "always @(posedge clk_i) begin\n    q_o <= d_i;\nend";
+
+/// The body of [`ValidReg`]'s Verilog (the emitter recognises the module by it).
+pub const VALID_REG_VERILOG: &str =
+    "always @(posedge clk_i) begin\n    if (!rst_ni) q_o <= 1'b0;\n    else q_o <= d_i;\nend";
+
 /// A pipeline register: `q_o` takes `d_i` at each rising edge of `clk_i`. No reset — data
 /// registers need none; `valid` travels through [`ValidReg`].
 #[derive(Clone, Debug, LogicBlock)]
@@ -55,7 +62,7 @@ impl<T: Synth> Logic for PipeReg<T> {
         self.q_o.connect();
     }
     fn hdl(&self) -> Verilog {
-        Verilog::Custom("always @(posedge clk_i) begin\n    q_o <= d_i;\nend".into())
+        Verilog::Custom(PIPE_REG_VERILOG.into())
     }
     fn timing(&self) -> Vec<TimingInfo> {
         vec![TimingInfo {
@@ -86,9 +93,7 @@ impl Logic for ValidReg {
         self.q_o.connect();
     }
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(
-            "always @(posedge clk_i) begin\n    if (!rst_ni) q_o <= 1'b0;\n    else q_o <= d_i;\nend".into(),
-        )
+        Verilog::Custom(VALID_REG_VERILOG.into())
     }
     fn timing(&self) -> Vec<TimingInfo> {
         vec![TimingInfo {

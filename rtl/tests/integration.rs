@@ -126,6 +126,7 @@ fn emitted_text_has_ansi_packed_ports_and_fits_100_columns() {
     .unwrap();
     let lane_name = regex::Regex::new(r"_[0-9]+$").unwrap();
     let per_width = regex::Regex::new(r"_w[0-9]+$").unwrap();
+    let variant = regex::Regex::new(r"_v[0-9]+$").unwrap();
     for (tag, cfg) in configs() {
         let dir = emit(&cfg, &format!("text_{}", tag.replace([' ', '.'], "_")));
         let mut files: Vec<PathBuf> =
@@ -146,6 +147,18 @@ fn emitted_text_has_ansi_packed_ports_and_fits_100_columns() {
             assert!(!text.contains("lint_off"), "{tag}: {name}: inline waiver");
             let module = name.trim_end_matches(".v");
             assert!(!per_width.is_match(module), "{tag}: {name}: a register module per width");
+            // a module's name says what it is: one body per kind (a `_v<n>` twin means two
+            // blocks got one kind's name), and the registers' bodies are their own
+            assert!(!variant.is_match(module), "{tag}: {name}: a second body under one name");
+            if module.ends_with("_pipe_reg") {
+                assert!(!text.contains("rst_ni"), "{tag}: {name}: a pipeline register with reset");
+            }
+            if module.ends_with("_valid_reg") {
+                assert!(
+                    text.contains("if (!rst_ni)"),
+                    "{tag}: {name}: a valid register without reset"
+                );
+            }
             let lines: Vec<&str> = text.lines().collect();
             let head = lines
                 .iter()
