@@ -111,8 +111,8 @@ fn broken_priority_encoder_is_caught() {
     assert_refuted(
         "lzc",
         "pisa_sg_lzc.v",
-        "e1_1 = e0_2 && e0_3;",
-        "e1_1 = e0_2 || e0_3;",
+        "e_9 = e_2 && e_3;",
+        "e_9 = e_2 || e_3;",
         Property::Lzc,
     );
 }
