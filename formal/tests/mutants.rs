@@ -108,13 +108,7 @@ fn inverted_comparator_is_caught() {
 
 #[test]
 fn broken_priority_encoder_is_caught() {
-    assert_refuted(
-        "lzc",
-        "pisa_sg_lzc.v",
-        "e_9 = e_2 && e_3;",
-        "e_9 = e_2 || e_3;",
-        Property::Lzc,
-    );
+    assert_refuted("lzc", "pisa_sg_lzc.v", "e_9 = e_2 && e_3;", "e_9 = e_2 || e_3;", Property::Lzc);
 }
 
 #[test]
