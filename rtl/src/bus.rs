@@ -2,7 +2,7 @@
 
 use rust_hdl::prelude::*;
 
-/// Lane words packed into a flat bus, lane 0 in bits [31:0].
+/// Lane words packed into a flat bus, lane 0 in bits `[31:0]`.
 pub fn pack<const W: usize>(words: &[u32]) -> Bits<W> {
     let mut b = Bits::<W>::default();
     for (i, &w) in words.iter().enumerate() {
@@ -20,7 +20,7 @@ pub fn mask<const N: usize>(m: u32) -> Bits<N> {
     b
 }
 
-/// Bits [31:0] of a value as `u32`.
+/// Bits `[31:0]` of a value as `u32`.
 pub fn word<const W: usize>(b: Bits<W>) -> u32 {
     b.get_bits::<32>(0).to_u32()
 }

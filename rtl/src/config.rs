@@ -31,7 +31,7 @@
 //!   are registered as one copy per four lanes; `--block reduce` keeps one register);
 //! - `"pick"`: gives each reduction node's output mux a cycle of its own — a register after the
 //!   pick of every tree level that has a stage register, and one before the last node's pick —
-//!   so a node's cycle is its route in, its compare chain and one LUT. It adds [`pick_cycles`]
+//!   so a node's cycle is its route in, its compare chain and one LUT. It adds [`Registers::pick_cycles`]
 //!   cycles (not one), and the unit delays the crossbar's result and the controls to match
 //!   (the crossbar itself has no pick register);
 //! - `"input"`: registers the blocks' inputs at the ports (`src0`, `src1`, the masks, `valid`)

@@ -330,9 +330,8 @@ fn rename_dollars(module: &str, body: &str) -> Result<String, EmitError> {
 
 impl Design {
     /// Emits `block` and cleans the text. `kind(path, body)` names and documents the module
-    /// instance at hierarchy path `path` (`top$reduce$n1$0`) whose rust-hdl text is `body`, or
-    /// refuses it;
-    /// whose hierarchy path ends in that field name (`""` for the top); `top` names the top.
+    /// instance at hierarchy path `path` (`top`, `top$reduce$n1$0`) whose rust-hdl text is
+    /// `body`, or refuses it with an error.
     pub fn from_block<B: Block>(
         block: &B,
         kind: &dyn Fn(&str, &str) -> Result<ModuleKind, EmitError>,

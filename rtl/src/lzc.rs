@@ -37,8 +37,8 @@ pub struct Lzc<const N: usize> {
 
 /// The level above the leaves of inner node `j` of an `n`-leaf heap numbered from the leaves.
 fn level(n: usize, j: usize) -> u32 {
-    // level l holds the nodes j with n - (n >> (l - 1)) <= j < n - (n >> l)
-    (1..=n.trailing_zeros()).find(|&l| j < n - (n >> l)).unwrap_or(0)
+    // the nodes above j number n - 2 - j; level l holds those with 2^(K-l) <= n - 1 - j < 2^(K-l+1)
+    n.trailing_zeros() - (n - 1 - j).ilog2()
 }
 
 impl<const N: usize> Default for Lzc<N> {

@@ -26,7 +26,7 @@
 //! With `pipeline_extra = ["front"]` the priority encoder reads the participation mask from the
 //! `front` register (its index is not needed before the output mux), so its tree starts at a
 //! register beside it, not at the unit's ports. With `pipeline_extra = ["pick"]` the reduction
-//! takes `config::pick_cycles` more cycles; the unit delays the crossbar's result, the class
+//! takes `Registers::pick_cycles` more cycles; the unit delays the crossbar's result, the class
 //! copies, the controls and valid by as many registers before the output side. With
 //! `pipeline_extra = ["input"]` every block registers its inputs at the ports (the crossbar
 //! and the reduction keep the opcode and the mask as one copy per four lanes) and the unit its

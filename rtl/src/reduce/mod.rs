@@ -37,7 +37,7 @@
 //! `results_o`, so no root drives every lane's output mux); `input` registers `op_i` (one copy
 //! per decoder), the participation mask and the operands at the ports; `pick` adds a register
 //! after the picks of every level `1 <= b < K` that has a stage register and one before the
-//! last node's pick (`config::pick_cycles` cycles), so a node's
+//! last node's pick (`Registers::pick_cycles` cycles), so a node's
 //! cycle is its route in, its compare chain and one LUT (8 lanes, every boundary: the worst
 //! path from 7.2-7.3 ns, the last node and its pick, to 5.8-6.4 ns). `op_i` is decoded once per
 //! four leaves (`pisa_sg_reduce_decode`) and the controls are registered as one copy per leaf

@@ -15,7 +15,7 @@ use super::{k32, RedCtl, RedNode, RedPair, ReduceSumSel};
 /// compare. Both outcomes of every output bit are formed beside the chain (`b` better or not,
 /// with the valid flags and the sum/and/or/xor); the node's output is that pair and the verdict
 /// ([`RedPair`]): the chain meets one LUT (the low half's verdict) and the stage register, and
-/// the 2:1 mux per bit ([`ReducePick`]) follows the register.
+/// the 2:1 mux per bit ([`ReducePick`](super::ReducePick)) follows the register.
 #[derive(LogicBlock)]
 pub struct ReduceNode {
     pub a_i: Signal<In, RedNode>,

@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 
 /// `pisa_sg_reduce_sumsel`: puts the sum `a + b` in place of both outcomes `o1`, `o0` when it is
 /// the node's result (ired.sum, both values participating), for one byte of the word.
-/// Combinational; a module of its own like [`ReducePick`], so the sum's carry chain meets one LUT
+/// Combinational; a module of its own like [`ReducePick`](super::ReducePick), so the sum's carry chain meets one LUT
 /// here before the stage register. A node has four, each deciding `use_sum` itself from the
 /// operation and both valid flags: one `use_sum` LUT for the whole word fanned out to 64 mux
 /// LUTs and was the worst path of the 32-lane unit on ECP5 (7.78 ns, seed 2: 3.44 ns from the
