@@ -13,6 +13,12 @@
 #                            and the exec contract, the quadrants API on the model, the RTL
 #                            generator's unit tests, emit + lint of an 8-lane unit, a short
 #                            co-simulation. No tool install, no fmt/clippy.
+#   scripts/test.sh --long   the long flows CI leaves out (it runs smaller variants): the
+#                            32-lane behavioural baselines for xc7, ECP5 and iCE40 (about 30 min
+#                            on 2 cores; CI synthesizes the 16-lane ones). Installs the tools.
+#                            The 32-lane seed sweep is its own command (hours):
+#                            target/release/pisa synth --target ecp5 --preset fast --block unit \
+#                              --pnr --no-baseline --seeds 1,2,3,4,5 --jobs 2
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
@@ -22,7 +28,8 @@ mode=full
 case "${1:-}" in
   "") ;;
   --fast) mode=fast ;;
-  *) echo "test.sh: unknown option '$1' (use --fast)" >&2; exit 2 ;;
+  --long) mode=long ;;
+  *) echo "test.sh: unknown option '$1' (use --fast or --long)" >&2; exit 2 ;;
 esac
 
 run_tests() {
@@ -43,6 +50,14 @@ package(pisa-model)
 EOF
 )"
   echo "test.sh --fast: passed in $(( $(date +%s) - start )) s"
+  exit 0
+fi
+
+if [ "$mode" = long ]; then
+  scripts/install-deps.sh
+  cargo nextest run --workspace --release --no-fail-fast --run-ignored only \
+    -E 'test(/unit_baseline_synthesizes/)'
+  echo "test.sh --long: passed in $(( $(date +%s) - start )) s"
   exit 0
 fi
 

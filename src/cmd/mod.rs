@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod emit;
 pub mod exec;
+pub mod preset;
 pub mod prove;
 #[cfg(feature = "cosim")]
 pub mod regress;
@@ -56,6 +57,17 @@ impl Backend {
                 open_rtl(&cfg)
             }
         }
+    }
+}
+
+/// The unit of `--config FILE` or `--preset NAME` (clap refuses both), else the default.
+pub fn load_unit(
+    path: Option<&std::path::Path>,
+    preset: Option<&str>,
+) -> Result<pisa_rtl::UnitConfig, Failure> {
+    match preset {
+        Some(name) => preset::config(name),
+        None => load_config(path),
     }
 }
 

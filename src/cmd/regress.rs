@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use pisa_model::SgOp;
 use pisa_sim::regress::{html, run, Options, Report};
 
-use super::load_config;
+use super::load_unit;
 use crate::Failure;
 
 #[derive(clap::Args)]
@@ -46,6 +46,10 @@ struct RunArgs {
     /// on first use and cached.
     #[arg(long)]
     config: Option<PathBuf>,
+    /// A named 32-lane unit instead of --config: small, balanced or fast (fpga/configs/NAME.toml;
+    /// sizes and speeds in docs/qor.md).
+    #[arg(long, conflicts_with = "config", value_parser = clap::builder::PossibleValuesParser::new(super::preset::NAMES))]
+    preset: Option<String>,
     /// Threads, each with its own model (default: the machine's cores). The result does not
     /// depend on it.
     #[arg(long)]
@@ -223,7 +227,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         return merge(m);
     }
     let a = a.run;
-    let cfg = load_config(a.config.as_deref())?;
+    let cfg = load_unit(a.config.as_deref(), a.preset.as_deref())?;
     let shard = shard(&a.shard)?;
     if a.count == 0 {
         return Err(Failure::input("--count 0: a run that checks nothing cannot pass"));

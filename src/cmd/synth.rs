@@ -1,4 +1,5 @@
-//! `pisa synth --target {ecp5,ice40,xc7} [--config FILE] [--block NAME] [--pnr] [--freq MHZ] [--seeds LIST]
+//! `pisa synth --target {ecp5,ice40,xc7} [--config FILE | --preset NAME] [--block NAME] [--pnr]
+//! [--freq MHZ] [--seeds LIST] [--jobs N]
 //! [--equiv] [--out DIR] [--max-luts N]`: yosys synthesis of the emitted RTL and of a plain
 //! behavioural baseline of the same block, with `--equiv` a proof that the netlist equals the RTL
 //! (`fpga/equiv.sh`), and with `--pnr` nextpnr place and route of the RTL in a registered-I/O
@@ -12,7 +13,7 @@ use pisa_fpga::{equiv, pnr, synth, Equivalence, SynthResult, Target};
 use pisa_rtl::config::UnitConfig;
 use pisa_rtl::design::{design, BlockName};
 
-use super::load_config;
+use super::load_unit;
 use crate::Failure;
 
 #[derive(clap::Args)]
@@ -23,6 +24,10 @@ pub struct Args {
     /// Unit configuration (TOML: lanes, pipeline, pipeline_at, pipeline_extra); default 32 lanes, combinational.
     #[arg(long)]
     config: Option<PathBuf>,
+    /// A named 32-lane unit instead of --config: small, balanced or fast (fpga/configs/NAME.toml;
+    /// sizes and speeds in docs/qor.md).
+    #[arg(long, conflicts_with = "config", value_parser = clap::builder::PossibleValuesParser::new(super::preset::NAMES))]
+    preset: Option<String>,
     /// What to synthesize: unit, xbar, reduce or lzc.
     #[arg(long, default_value = "unit", value_parser = |s: &str| s.parse::<BlockName>())]
     block: BlockName,
@@ -36,6 +41,10 @@ pub struct Args {
     /// gives each seed's Fmax and the best. The Fmax of one netlist varies with the seed.
     #[arg(long, value_delimiter = ',', default_value = "1")]
     seeds: Vec<u32>,
+    /// Place-and-route runs at a time (one nextpnr process each); default: the machine's cores,
+    /// at most one per seed.
+    #[arg(long)]
+    jobs: Option<usize>,
     /// Prove the synthesized netlist equal to the emitted RTL (yosys cell models + ABC dprove;
     /// combinational configurations). Exit 1 when they differ.
     #[arg(long)]
@@ -99,6 +108,28 @@ fn row(s: &mut String, what: &str, r: &SynthResult, target: Target, base: Option
         r.seconds
     )
     .unwrap();
+}
+
+/// Fmax over placer seeds: the worst, the median (the mean of the middle two for an even count)
+/// and the best.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Spread {
+    worst: f64,
+    median: f64,
+    best: f64,
+}
+
+impl Spread {
+    fn of(fmax: &[f64]) -> Spread {
+        let mut v = fmax.to_vec();
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n == 0 {
+            return Spread { worst: 0.0, median: 0.0, best: 0.0 };
+        }
+        let median = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
+        Spread { worst: v[0], median, best: v[n - 1] }
+    }
 }
 
 /// The record of what `pisa synth` wrote into its `--out` folder.
@@ -185,7 +216,7 @@ fn emit(
 }
 
 pub fn main(a: Args) -> Result<ExitCode, Failure> {
-    let cfg = load_config(a.config.as_deref())?;
+    let cfg = load_unit(a.config.as_deref(), a.preset.as_deref())?;
     if a.pnr && a.target == Target::Xc7 {
         return Err(Failure::input(
             "--pnr: no open place-and-route flow for xc7 here (use ecp5 or ice40)",
@@ -202,6 +233,9 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     {
         // each seed has its own directory pnr/seed<N>/: a repeat would overwrite its first run
         return Err(Failure::input(format!("--seeds: seed {seed} is given twice")));
+    }
+    if a.jobs == Some(0) {
+        return Err(Failure::input("--jobs 0: give at least 1 place-and-route run at a time"));
     }
     if !(1.0..=1000.0).contains(&a.freq) {
         return Err(Failure::input(format!(
@@ -264,22 +298,61 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         let mut wfiles = files.clone();
         wfiles.push(wrap);
         let w = synth(a.target, "pisa_fpga_wrap", &wfiles, &work.join("pnr")).map_err(fail)?;
-        // one seed: in pnr/; several: pnr/seed<N>/ each
-        let mut runs = Vec::new();
-        for &seed in &a.seeds {
-            errln!("synth: place and route at {} MHz, seed {seed} ...", a.freq);
-            let dir = if a.seeds.len() == 1 {
+        // one seed: in pnr/; several: pnr/seed<N>/ each, `jobs` of them at a time
+        let jobs = a
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+        let jobs = jobs.clamp(1, a.seeds.len());
+        let dir_of = |seed: u32| {
+            if a.seeds.len() == 1 {
                 work.join("pnr")
             } else {
                 work.join("pnr").join(format!("seed{seed}"))
-            };
-            runs.push(pnr(a.target, &w.netlist, &dir, a.freq, seed).map_err(fail)?);
+            }
+        };
+        errln!(
+            "synth: place and route at {} MHz, seeds {:?}, {jobs} at a time ...",
+            a.freq,
+            a.seeds
+        );
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<std::sync::Mutex<Option<Result<pisa_fpga::PnrResult, String>>>> =
+            a.seeds.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        std::thread::scope(|s| {
+            for _ in 0..jobs {
+                s.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&seed) = a.seeds.get(i) else { break };
+                    let r = pnr(a.target, &w.netlist, &dir_of(seed), a.freq, seed)
+                        .map_err(|e| e.to_string());
+                    match &r {
+                        Ok(p) => {
+                            errln!("synth: seed {seed}: {:.1} MHz ({:.0} s)", p.fmax_mhz, p.seconds)
+                        }
+                        Err(e) => errln!("synth: seed {seed}: failed: {e}"),
+                    }
+                    if let Ok(mut slot) = results[i].lock() {
+                        *slot = Some(r);
+                    }
+                });
+            }
+        });
+        let mut runs = Vec::new();
+        for (slot, seed) in results.into_iter().zip(&a.seeds) {
+            match slot.into_inner().ok().flatten() {
+                Some(Ok(r)) => runs.push(r),
+                Some(Err(e)) => return Err(Failure { message: e, code: 1 }),
+                None => {
+                    return Err(Failure { message: format!("seed {seed}: no result"), code: 1 })
+                }
+            }
         }
         runs
     } else {
         Vec::new()
     };
     let pnr_best = pnr_runs.iter().max_by(|x, y| x.fmax_mhz.total_cmp(&y.fmax_mhz)).cloned();
+    let spread = Spread::of(&pnr_runs.iter().map(|r| r.fmax_mhz).collect::<Vec<_>>());
 
     let lut = a.target.lut_name();
     let mut md = String::new();
@@ -321,11 +394,13 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             let total: f64 = pnr_runs.iter().map(|r| r.seconds).sum();
             writeln!(
                 md,
-                "\nPlace and route: **{:.1} MHz** achieved, best of {} seeds ({}; constraint {:.0} MHz), {:.0} s.",
+                "\nPlace and route: **{:.1} MHz** achieved, best of {} seeds ({}; constraint {:.0} MHz); worst {:.1}, median {:.1} MHz; {:.0} s of nextpnr.",
                 p.fmax_mhz,
                 pnr_runs.len(),
                 each.join(", "),
                 p.constraint_mhz,
+                spread.worst,
+                spread.median,
                 total
             )
             .unwrap();
@@ -350,6 +425,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         "rtl": rtl, "baseline": base, "baseline_error": base_error,
         "lut_ratio_to_baseline": base.as_ref().filter(|b| b.luts > 0).map(|b| rtl.luts as f64 / b.luts as f64),
         "pnr": pnr_best,
+        "pnr_fmax_mhz": (!pnr_runs.is_empty()).then(|| serde_json::json!({"worst": spread.worst, "median": spread.median, "best": spread.best})),
         "pnr_seeds": pnr_runs.iter().map(|r| serde_json::json!({"seed": r.seed, "fmax_mhz": r.fmax_mhz, "seconds": r.seconds})).collect::<Vec<_>>(),
         "equivalence": equivalence,
     });
@@ -381,4 +457,18 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         errln!("synth: PASS: {} {lut}s <= --max-luts {max}", rtl.luts);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Spread;
+
+    #[test]
+    fn the_spread_of_seeds_is_worst_median_best() {
+        let s = Spread::of(&[143.0, 155.0, 141.7, 133.0, 156.2]);
+        assert_eq!(s, Spread { worst: 133.0, median: 143.0, best: 156.2 });
+        let s = Spread::of(&[120.0, 100.0, 130.0, 110.0]);
+        assert_eq!(s, Spread { worst: 100.0, median: 115.0, best: 130.0 });
+        assert_eq!(Spread::of(&[150.0]).median, 150.0);
+    }
 }
