@@ -15,7 +15,7 @@
 #                            co-simulation. No tool install, no fmt/clippy.
 #   scripts/test.sh --long   the long flows CI leaves out (it runs smaller variants): the
 #                            32-lane behavioural baselines for xc7, ECP5 and iCE40 (about 30 min
-#                            on 2 cores; CI synthesizes the 16-lane ones). Installs the tools.
+#                            on 2 cores; CI synthesizes the 8-lane ones). Installs the tools.
 #                            The 32-lane seed sweep is its own command (hours):
 #                            target/release/pisa synth --target ecp5 --preset fast --block unit \
 #                              --pnr --no-baseline --seeds 1,2,3,4,5 --jobs 2
