@@ -4,9 +4,8 @@
 //! `$shiftx` the xc7 mapper cannot map, at every lane count.)
 //!
 //! CI synthesizes the 8-lane baseline (the same text with `N = 8`: two levels less in every tree;
-//! xc7 6,023 LUT6, ECP5 6,642 LUT4, iCE40 7,882 LUT4, about 65 s each on a loaded 2-core
-//! machine); the 32-lane ones take 5-12 min each on a 2-core machine
-//! and are the long flow `scripts/test.sh --long` (and every `pisa synth --target T` run, which
+//! sizes and times in docs/qor.md); the 32-lane ones take 5-12 min each on a 2-core machine and
+//! are the long flow `scripts/test.sh --long` (and every `pisa synth --target T` run, which
 //! synthesizes the 32-lane baseline beside the RTL).
 
 use pisa_fpga::{baseline, synth, Target};
@@ -39,8 +38,8 @@ fn synthesize(target: Target, lanes: usize) {
         r.ffs,
         r.seconds
     );
-    // about 330 LUTs per lane in the cheapest target (xc7's LUT6), so a baseline that lost a
-    // tree would show
+    // the cheapest target (xc7's LUT6) needs about 330 LUTs per lane at 32 lanes and more per
+    // lane at fewer (753 at 8), so a baseline that lost a tree would show
     let least = 300 * lanes as u64;
     assert!(
         r.luts > least,
