@@ -11,6 +11,28 @@ use crate::op::lane_mask;
 use crate::op::{FloatType, SgOp};
 use crate::unit::SgInputs;
 
+const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// splitmix64's output function.
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// [`Rng::below`] of the draw `r`: uniform in `0..n`.
+#[inline]
+fn below_of(r: u64, n: u32) -> u32 {
+    (((r >> 32) * n as u64) >> 32) as u32
+}
+
+/// `a` when `c`, else `b`, as a conditional move (the generator's conditions are coin flips).
+#[inline]
+fn sel(c: bool, a: u32, b: u32) -> u32 {
+    std::hint::select_unpredictable(c, a, b)
+}
+
 /// splitmix64: small, fast, and good enough for test stimulus.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
@@ -26,11 +48,16 @@ impl Rng {
         r
     }
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0 = self.0.wrapping_add(GAMMA);
+        mix(self.0)
+    }
+    /// The next draw when `c`; otherwise the stream does not move (and the value returned is
+    /// not a draw). No branch: the case generator's choices are random, so branches on them
+    /// mispredict about every other lane.
+    #[inline]
+    fn next_u64_if(&mut self, c: bool) -> u64 {
+        self.0 = self.0.wrapping_add(GAMMA & (c as u64).wrapping_neg());
+        mix(self.0)
     }
     pub fn u32(&mut self) -> u32 {
         (self.next_u64() >> 32) as u32
@@ -197,17 +224,18 @@ fn pick16<T: Copy>(xs: &[T], r16: u64) -> T {
     xs[((r16 & 0xFFFF) as usize * xs.len()) >> 16]
 }
 
-/// One float element from one 64-bit draw `r`.
+/// One float element from one 64-bit draw `r`: bits [15:0] pick the kind (4 in 10 an edge
+/// encoding, 2 in 10 one of the case's pool, so lanes repeat; 1 in 10 a random value with a
+/// zero exponent, subnormal-ish or small; else any value), the rest the value.
 #[inline]
 fn float_elem(r: u64, edges: &[u32], bits: u32, pool: &[u32]) -> u32 {
     let wm = if bits == 32 { u32::MAX } else { 0xFFFF };
-    let val = (r >> 32) as u32;
-    match ((r & 0xFFFF) * 10) >> 16 {
-        0..=3 => pick16(edges, r >> 16),
-        4..=5 => pick16(pool, r >> 16), // duplicates across lanes
-        6 => val & wm & !(if bits == 32 { 0x7F80_0000 } else { 0x7F80 }), // subnormal-ish / small
-        _ => val & wm,
-    }
+    let val = (r >> 32) as u32 & wm;
+    let small = val & !(if bits == 32 { 0x7F80_0000 } else { 0x7F80 });
+    let kind = ((r & 0xFFFF) * 10) >> 16; // 0..=9
+    let other = sel(kind == 6, small, val);
+    let listed = sel(kind <= 3, pick16(edges, r >> 16), pick16(pool, r >> 16));
+    sel(kind <= 5, listed, other)
 }
 
 /// A random participation-style mask for an `N`-lane unit.
@@ -231,29 +259,34 @@ pub fn random_mask<const N: usize>(rng: &mut Rng) -> u32 {
 
 /// `src1` of a shuffle for an `N`-lane unit: offset, clamp and segmask fields plus garbage in
 /// the bits the instruction ignores.
+///
+/// The offset is one of 0, 1, `N-1` (1 in 4) or any lane; the clamp 0, `N-1` or any lane as
+/// `cval_kind` says (0, 1, 2); 3 in 10 get garbage. Written without branches on the draws (the
+/// draws are those of `off = if below(4) == 0 { pick(&[0, 1, fm]) } else { below(N) }`, then
+/// `below(N)` for a clamp of kind 2, then `chance(30)` and the garbage `u32()` when it hits).
+#[inline]
 fn shfl_src1<const N: usize>(rng: &mut Rng, seg: u32, cval_kind: u32) -> u32 {
     let fm = N as u32 - 1;
-    let off = match rng.below(4) {
-        0 => rng.pick(&[0, 1, fm]),
-        _ => rng.below(N as u32),
-    };
-    let cval = match cval_kind {
-        0 => 0,
-        1 => fm,
-        _ => rng.below(N as u32),
-    };
-    let garbage = if rng.chance(30) { rng.u32() & !((fm) | (fm << 8) | (fm << 16)) } else { 0 };
+    let (r_kind, r_off) = (rng.next_u64(), rng.next_u64());
+    let listed = [0, 1, fm][below_of(r_off, 3) as usize];
+    let off = sel(below_of(r_kind, 4) == 0, listed, below_of(r_off, N as u32));
+    let r_cval = rng.next_u64_if(cval_kind >= 2);
+    let cval = sel(cval_kind >= 2, below_of(r_cval, N as u32), sel(cval_kind == 1, fm, 0));
+    let dirty = below_of(rng.next_u64(), 100) < 30;
+    let r_garbage = rng.next_u64_if(dirty);
+    let garbage = sel(dirty, (r_garbage >> 32) as u32 & !(fm | (fm << 8) | (fm << 16)), 0);
     off | (cval << 8) | (seg << 16) | garbage
 }
 
-/// A random segmask: one of the table's widths (for `N` lanes) or, rarely, any bits.
+/// A random segmask: one of the table's widths (for `N` lanes) or, 15 in 100, any bits. Two
+/// draws either way: the coin, then the bits or the width.
+#[inline]
 fn random_segmask<const N: usize>(rng: &mut Rng) -> u32 {
     let fm = N as u32 - 1;
-    if rng.chance(15) {
-        return rng.u32() & fm;
-    }
-    let width_log2 = rng.below(N.trailing_zeros() + 1); // segment width 2^w, 1..=N
-    fm & !((1u32 << width_log2) - 1)
+    let irregular = below_of(rng.next_u64(), 100) < 15;
+    let r = rng.next_u64();
+    let width_log2 = below_of(r, N.trailing_zeros() + 1); // segment width 2^w, 1..=N
+    sel(irregular, (r >> 32) as u32 & fm, fm & !((1u32 << width_log2) - 1))
 }
 
 /// Random operands for `op` on an `N`-lane unit.
@@ -279,19 +312,17 @@ pub fn random_inputs<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
             let nan_heavy = rng.chance(15);
             let packed = matches!(ty, FloatType::Hfx2 | FloatType::Bfx2);
             let upper = packed || rng.chance(50);
+            let upper_mask = if upper { u32::MAX } else { 0 };
             for v in src0.iter_mut() {
                 let r = rng.next_u64();
-                // 1 in 5 lanes is NaN-heavy in a NaN-heavy case (bits 60..63 pick the coin)
-                let e0 = if nan_heavy && (r >> 60) < 13 {
-                    pick16(&edges[4..11], r >> 44)
-                } else {
-                    float_elem(r, edges, bits, &pool)
-                };
+                // in a NaN-heavy case 13 in 16 lanes hold a NaN (bits 60..63 pick the coin)
+                let nan = pick16(&edges[4..11], r >> 44);
+                let e0 = sel(nan_heavy & ((r >> 60) < 13), nan, float_elem(r, edges, bits, &pool));
                 *v = if bits == 32 {
                     e0
                 } else {
                     let e1 = float_elem(rng.next_u64(), edges, bits, &pool);
-                    e0 | if upper { e1 << 16 } else { 0 }
+                    e0 | ((e1 << 16) & upper_mask)
                 };
             }
         }
@@ -299,13 +330,12 @@ pub fn random_inputs<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
             let pool: [u32; 3] = std::array::from_fn(|_| rng.u32());
             let narrow = rng.chance(20);
             for v in src0.iter_mut() {
+                // bits [2:0] pick the kind: 3 in 8 an edge value, 1 in 8 the pool, else random
+                // (in a narrow case 4 bits)
                 let r = rng.next_u64();
-                *v = match r & 7 {
-                    0..=2 => pick16(&INT_EDGES, r >> 3),
-                    3 => pick16(&pool, r >> 3),
-                    _ if narrow => ((r >> 3) & 15) as u32,
-                    _ => (r >> 32) as u32,
-                };
+                let random = sel(narrow, ((r >> 3) & 15) as u32, (r >> 32) as u32);
+                let listed = sel(r & 7 <= 2, pick16(&INT_EDGES, r >> 3), pick16(&pool, r >> 3));
+                *v = sel(r & 7 <= 3, listed, random);
             }
         }
         SgOp::Shfl { sg, .. } => {
@@ -320,14 +350,16 @@ pub fn random_inputs<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
             } else {
                 let uniform_fields = rng.chance(50);
                 let base = shfl_src1::<N>(rng, seg, cval_kind);
-                for v in src1.iter_mut() {
-                    *v = if uniform_fields {
-                        // per-lane offsets, uniform clamp and segmask (the usual hardware use)
-                        (base & !(N as u32 - 1)) | rng.below(N as u32)
-                    } else {
+                if uniform_fields {
+                    // per-lane offsets, uniform clamp and segmask (the usual hardware use)
+                    for v in src1.iter_mut() {
+                        *v = (base & !(N as u32 - 1)) | rng.below(N as u32);
+                    }
+                } else {
+                    for v in src1.iter_mut() {
                         let (seg, kind) = (random_segmask::<N>(rng), rng.below(3));
-                        shfl_src1::<N>(rng, seg, kind)
-                    };
+                        *v = shfl_src1::<N>(rng, seg, kind);
+                    }
                 }
             }
         }
