@@ -315,7 +315,8 @@ pub fn random_inputs<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
             let upper_mask = if upper { u32::MAX } else { 0 };
             for v in src0.iter_mut() {
                 let r = rng.next_u64();
-                // in a NaN-heavy case 13 in 16 lanes hold a NaN (bits 60..63 pick the coin)
+                // in a NaN-heavy case 13 in 16 lanes take `edges[4..11]` (bits 60..63 pick the
+                // coin): NaNs, and for the 16-bit types also the two smallest subnormals
                 let nan = pick16(&edges[4..11], r >> 44);
                 let e0 = sel(nan_heavy & ((r >> 60) < 13), nan, float_elem(r, edges, bits, &pool));
                 *v = if bits == 32 {
