@@ -1,7 +1,8 @@
 //! The case generator keeps its stream: `gen::random_inputs` (written without data-dependent
 //! branches, for speed) against a copy of the branchy generator it replaced (below, verbatim but
 //! for its name), case for case at every lane count and form. A report's replay line
-//! (`--seed S --case I`) therefore names the same case before and after the rewrite.
+//! (`--seed S --case I`) therefore names the same case before and after the rewrite. A change
+//! meant to alter the stream (new edge values, other weights) retires this test with it.
 
 use pisa_model::gen::{random_inputs, Rng};
 use pisa_model::op::{lane_mask, FloatType};
