@@ -163,7 +163,8 @@ fn ice40_place_and_route_reports_fmax() {
 }
 
 /// The ECP5 place-and-route flow of the 150 MHz target (LFE5U-85F-8 out of context, static placer
-/// and router2 with `--tmg-ripup`: seeds 1, 2 159.3, 172.8 MHz; the numbers below without it) on the 8-lane unit of `fpga/configs/l8_qor.toml` — a register at every boundary,
+/// and router2 with `--tmg-ripup`: seeds 1, 2 159.3, 172.8 MHz, without `pick` 141.5, 136.0; the
+/// numbers below without it) on the 8-lane unit of `fpga/configs/l8_qor.toml` — a register at every boundary,
 /// the three extras and the pick registers (latency 10) — the CI smoke variant of the 32-lane
 /// run: the flow must finish and the pipelined RTL must meet the target. The Fmax of one netlist
 /// moves with the placer seed, so the floor applies to the best of seeds 1 and 2. Measured with
