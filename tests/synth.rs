@@ -164,15 +164,15 @@ fn ice40_place_and_route_reports_fmax() {
 
 /// The ECP5 place-and-route flow of the 150 MHz target (LFE5U-85F-8 out of context, static placer
 /// and router2 with `--tmg-ripup`: seeds 1, 2 159.3, 172.8 MHz, without `pick` 141.5, 136.0; the
-/// numbers below without it) on the 8-lane unit of `fpga/configs/l8_qor.toml` — a register at every boundary,
-/// the three extras and the pick registers (latency 10) — the CI smoke variant of the 32-lane
-/// run: the flow must finish and the pipelined RTL must meet the target. The Fmax of one netlist
-/// moves with the placer seed, so the floor applies to the best of seeds 1 and 2. Measured with
-/// the pinned tools (scripts/install-deps.sh), seeds 1-4: 157.2, 173.7, 159.4, 172.2 MHz
-/// (f1f39f5, the sum select in byte slices, seeds 1/2: 155.1, 169.4); the same unit without
-/// `pick` (latency 7): 153.2, 138.4, 136.7, 149.9 MHz, and 136.3, 144.9, 140.9, 143.9 MHz before
-/// the decoders per four leaves, the priority encoder after `front` and the leaf's XOR mask (so
-/// the floor fails both on seeds 1 and 2).
+/// numbers below without it) on the 8-lane unit of `fpga/configs/l8_qor.toml` — a register at every
+/// boundary, the three extras and the pick registers (latency 10) — the CI smoke variant of the
+/// 32-lane run: the flow must finish and the pipelined RTL must meet the target. The Fmax of one
+/// netlist moves with the placer seed, so the floor applies to the best of seeds 1 and 2. Measured
+/// with the pinned tools (scripts/install-deps.sh), seeds 1-4: 157.2, 173.7, 159.4, 172.2 MHz
+/// (f1f39f5, the sum select in byte slices, seeds 1/2: 155.1, 169.4); the same unit without `pick`
+/// (latency 7): 153.2, 138.4, 136.7, 149.9 MHz, and 136.3, 144.9, 140.9, 143.9 MHz before the
+/// decoders per four leaves, the priority encoder after `front` and the leaf's XOR mask (so the
+/// floor fails both on seeds 1 and 2).
 #[test]
 fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
     let dir = tmp("ecp5_pnr");
