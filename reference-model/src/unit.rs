@@ -19,7 +19,11 @@ use crate::simd::{Lanes, Portable};
 use crate::{fred, ired, redfirstidx, shfl};
 
 /// Operands of one sub-group instruction for all `N` lanes.
+///
+/// Laid out as C lays out its fields, in this order (`src0` words, `src1` words, `mask`,
+/// `activemask`), so the co-simulation shim reads a slice of them in place.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct SgInputs<const N: usize = LANES> {
     /// `src0` of every lane (for 16-bit types only bits [15:0] are read).
     pub src0: [u32; N],
@@ -34,8 +38,10 @@ pub struct SgInputs<const N: usize = LANES> {
 
 /// Results of one sub-group instruction: lane `i` writes `dst[i]` when bit `i` of `wen` is set and
 /// keeps its old destination value otherwise. The model zeroes `dst` of lanes it does not write;
-/// the RTL leaves them unspecified, so compare with [`SgOutputs::agrees_with`].
+/// the RTL leaves them unspecified, so compare with [`SgOutputs::agrees_with`]. Laid out as C
+/// (`dst` words, then `wen`), so the co-simulation shim writes a slice of them in place.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct SgOutputs<const N: usize = LANES> {
     pub dst: [u32; N],
     pub wen: u32,

@@ -45,7 +45,7 @@ inline void sample(Vpisa* m, uint32_t* dst, uint32_t* wen, uint32_t* valid) {
 extern "C" {
 
 // The shim's interface version; pisa-sim refuses a library with another one.
-uint32_t pisa_sim_abi() { return 1; }
+uint32_t pisa_sim_abi() { return 2; }
 
 uint32_t pisa_sim_lanes() { return PISA_LANES; }
 
@@ -100,6 +100,46 @@ void pisa_sim_cycles(void* p, uint32_t n, uint32_t clocked, const uint32_t* op, 
         }
         sample(s->m, dst + (size_t)c * PISA_LANES, wen + c, valid_o + c);
     }
+}
+
+// A block of operations read and written in place, one call into the model: operation k's
+// operands are the `SgInputs<PISA_LANES>` (`#[repr(C)]`: src0 words, src1 words, mask,
+// activemask) at `inputs + k * stride` bytes, its opcode `ops[k]`. Cycle c of the `n` issues
+// operation `sched[c]`, or nothing (valid_i low, inputs zero) where it is negative; rst_ni is 1.
+// A combinational unit (clocked = 0) evaluates each cycle, a pipelined one clocks once. The
+// results, in issue order, go to `out` as `SgOutputs<PISA_LANES>` (`#[repr(C)]`: dst words, wen):
+// a combinational unit's of every cycle that issued, a pipelined one's of every cycle with
+// valid_o. At most `max_out` are written; returns how many there were.
+uint32_t pisa_sim_run(void* p, uint32_t n, uint32_t clocked, const int32_t* sched,
+                      const uint8_t* inputs, size_t stride, const uint8_t* ops, uint32_t* out,
+                      uint32_t max_out) {
+    Sim* s = static_cast<Sim*>(p);
+    static const uint32_t zero[PISA_LANES] = {};
+    uint32_t results = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        const int32_t k = sched[c];
+        if (k >= 0) {
+            const uint32_t* w = reinterpret_cast<const uint32_t*>(inputs + (size_t)k * stride);
+            drive(s->m, ops[k], w, w + PISA_LANES, w[2 * PISA_LANES], w[2 * PISA_LANES + 1], 1u, 1u);
+        } else {
+            drive(s->m, 0u, zero, zero, 0u, 0u, 0u, 1u);
+        }
+        if (clocked) {
+            tick(s);
+        } else {
+            s->m->eval();
+        }
+        const bool result = clocked ? s->m->valid_o != 0 : k >= 0;
+        if (result) {
+            if (results < max_out) {
+                uint32_t* o = out + (size_t)results * (PISA_LANES + 1);
+                uint32_t valid;
+                sample(s->m, o, o + PISA_LANES, &valid);
+            }
+            results++;
+        }
+    }
+    return results;
 }
 
 }  // extern "C"

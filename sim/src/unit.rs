@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use pisa_model::{SgInputs, SgOutputs};
 use pisa_rtl::UnitConfig;
 
 use crate::model::Model;
@@ -292,6 +293,58 @@ impl RtlUnit {
         }
         assert_eq!(out.wen.len(), n, "every operation returns in order ({})", self.tag());
         out
+    }
+
+    /// Runs `inputs[k]` with opcode `codes[k]` for every `k`, in one call into the model that
+    /// reads the operands and writes `out` in place (no copies): a combinational unit evaluates
+    /// each; a pipelined one streams them one per clock, with an idle cycle before an operation
+    /// wherever `bubble()` says so. `out` receives one result per operation, in issue order.
+    ///
+    /// Panics if `N` is not this model's lane count or the slices differ in length (programming
+    /// errors).
+    pub fn run_inputs<const N: usize>(
+        &mut self,
+        codes: &[u8],
+        inputs: &[SgInputs<N>],
+        bubble: &mut dyn FnMut() -> bool,
+        out: &mut Vec<SgOutputs<N>>,
+    ) {
+        assert_eq!(N, self.lanes, "run_inputs: {N} lanes on a {}-lane model", self.lanes);
+        assert_eq!(codes.len(), inputs.len(), "run_inputs: one opcode per operation");
+        let n = inputs.len();
+        let clocked = self.latency > 0;
+        let mut sched: Vec<i32> = Vec::with_capacity(n + n / 8 + self.latency);
+        for k in 0..n {
+            if clocked && bubble() {
+                sched.push(-1);
+            }
+            sched.push(k as i32);
+        }
+        for _ in 1..self.latency {
+            sched.push(-1);
+        }
+        out.clear();
+        out.resize(n, SgOutputs { dst: [0; N], wen: 0 });
+        // SAFETY: `inputs` holds `n` `#[repr(C)]` SgInputs<N> of `stride` bytes each and `codes`
+        // `n` opcodes; every entry of `sched` is below `n`; `out` holds `n` `#[repr(C)]`
+        // SgOutputs<N> (N + 1 words each), and the shim writes at most `n` of them.
+        let results = unsafe {
+            (self.model.run)(
+                self.p,
+                sched.len() as u32,
+                clocked as u32,
+                sched.as_ptr(),
+                inputs.as_ptr().cast::<u8>(),
+                std::mem::size_of::<SgInputs<N>>(),
+                codes.as_ptr(),
+                out.as_mut_ptr().cast::<u32>(),
+                n as u32,
+            )
+        };
+        if clocked {
+            self.cycles += sched.len() as u64;
+        }
+        assert_eq!(results as usize, n, "every operation returns in order ({})", self.tag());
     }
 
     /// Streams `count` operations through the unit (see [`RtlUnit::run_batch`]); `done(i, out)`

@@ -26,7 +26,7 @@ use pisa_rtl::UnitConfig;
 
 pub use report::{Mismatch, Report};
 
-use crate::unit::{Batch, PortIn, PortOut, RtlUnit, SimError};
+use crate::unit::{PortIn, PortOut, RtlUnit, SimError};
 
 /// Cases per block: the unit of work of one thread and of one call into the model.
 pub const BLOCK: u64 = 4096;
@@ -139,6 +139,61 @@ struct BlockResult<const N: usize> {
     cycles: u64,
 }
 
+/// A block's cases as parallel arrays, the layout the model reads and writes in place
+/// ([`RtlUnit::run_inputs`]); one per thread, reused from block to block.
+struct Block<const N: usize> {
+    index: Vec<u64>,
+    op: Vec<Option<SgOp>>,
+    code: Vec<u8>,
+    inp: Vec<SgInputs<N>>,
+    want: Vec<SgOutputs<N>>,
+    bubble: Vec<bool>,
+    got: Vec<SgOutputs<N>>,
+}
+
+impl<const N: usize> Block<N> {
+    fn new() -> Self {
+        Block {
+            index: vec![],
+            op: vec![],
+            code: vec![],
+            inp: vec![],
+            want: vec![],
+            bubble: vec![],
+            got: vec![],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.index.clear();
+        self.op.clear();
+        self.code.clear();
+        self.inp.clear();
+        self.want.clear();
+        self.bubble.clear();
+    }
+
+    fn push(&mut self, c: Case<N>) {
+        self.index.push(c.index);
+        self.op.push(c.op);
+        self.code.push(c.code);
+        self.inp.push(c.inp);
+        self.want.push(c.want);
+        self.bubble.push(c.bubble);
+    }
+
+    fn case(&self, i: usize) -> Case<N> {
+        Case {
+            index: self.index[i],
+            op: self.op[i],
+            code: self.code[i],
+            inp: self.inp[i].clone(),
+            want: self.want[i].clone(),
+            bubble: self.bubble[i],
+        }
+    }
+}
+
 fn run_block<const N: usize>(
     unit: &mut RtlUnit,
     o: &Options<'_>,
@@ -146,35 +201,33 @@ fn run_block<const N: usize>(
     reserved: bool,
     b: u64,
     total: u64,
-    batch: &mut Batch,
+    cases: &mut Block<N>,
 ) -> BlockResult<N> {
     let (k, n) = o.shard;
     let (first, last) = (b * BLOCK, ((b + 1) * BLOCK).min(total));
-    let cases: Vec<Case<N>> =
-        (first..last).map(|j| make_case::<N>(o.seed, k - 1 + n * j, forms, reserved)).collect();
-    batch.clear();
-    for c in &cases {
-        batch.push(&port(c));
+    cases.clear();
+    for j in first..last {
+        cases.push(make_case::<N>(o.seed, k - 1 + n * j, forms, reserved));
     }
     unit.reset();
     let start_cycles = unit.cycles();
-    let mut bubbles = cases.iter().map(|c| c.bubble);
-    let out = unit.run_batch(batch, &mut || bubbles.next().unwrap_or(false));
-    let bad = (0..cases.len()).find(|&i| {
-        !agrees(&out.dst[i * N..(i + 1) * N], out.wen[i], &cases[i].want.dst, cases[i].want.wen)
-    });
-    let counted = bad.map_or(cases.len(), |i| i + 1);
+    let mut bubbles = cases.bubble.iter().copied();
+    let mut got = std::mem::take(&mut cases.got);
+    unit.run_inputs(&cases.code, &cases.inp, &mut || bubbles.next().unwrap_or(false), &mut got);
+    cases.got = got;
+    let bad = (0..cases.inp.len()).find(|&i| !cases.got[i].agrees_with(&cases.want[i]));
+    let counted = bad.map_or(cases.inp.len(), |i| i + 1);
     let mut counts: BTreeMap<usize, u64> = BTreeMap::new();
     let mut reserved_cases = 0;
-    for c in &cases[..counted] {
-        match c.op {
-            Some(op) => *counts.entry(bin_index(&classify::<N>(op, &c.inp))).or_insert(0) += 1,
+    for (op, inp) in cases.op[..counted].iter().zip(&cases.inp) {
+        match op {
+            Some(op) => *counts.entry(bin_index(&classify::<N>(*op, inp))).or_insert(0) += 1,
             None => reserved_cases += 1,
         }
     }
     let bad = bad.map(|i| {
-        let got = PortOut { dst: out.dst[i * N..(i + 1) * N].to_vec(), wen: out.wen[i] };
-        (cases.into_iter().nth(i).expect("in range"), got)
+        let got = PortOut { dst: cases.got[i].dst.to_vec(), wen: cases.got[i].wen };
+        (cases.case(i), got)
     });
     BlockResult {
         block: b,
@@ -211,13 +264,13 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options<'_>) -> Result<Report, Si
                 let (next, stop, done, results, forms) = (&next, &stop, &done, &results, &forms);
                 let (main, finished) = (main.clone(), &finished);
                 s.spawn(move || {
-                    let mut batch = Batch::default();
+                    let mut cases = Block::<N>::new();
                     loop {
                         let b = next.fetch_add(1, Ordering::Relaxed);
                         if b >= blocks || b > stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let r = run_block::<N>(unit, o, forms, reserved, b, total, &mut batch);
+                        let r = run_block::<N>(unit, o, forms, reserved, b, total, &mut cases);
                         if r.bad.is_some() {
                             stop.fetch_min(b, Ordering::Relaxed);
                         }
