@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use crate::op::{FloatType, FredOp, IntType, IredOp, SgOp, ShflMode, LANES};
 use crate::simd::Portable;
 #[cfg(target_arch = "x86_64")]
-use crate::simd::{Avx2, Avx512};
+use crate::simd::{Avx2, Avx2Gather, Avx512};
 use crate::unit::{run, run_parts, SgInputs, SgOutputs};
 
 /// One compiled variant of the 32-lane model.
@@ -21,8 +21,12 @@ use crate::unit::{run, run_parts, SgInputs, SgOutputs};
 pub enum Kernel {
     /// Plain loops over `[u32; 32]` (any CPU).
     Portable,
-    /// AVX2: four 256-bit registers per lane vector.
+    /// AVX2: four 256-bit registers per lane vector, the 32-lane gather as `vpermd` and blends
+    /// in registers.
     Avx2,
+    /// AVX2 with the 32-lane gather as `vpgatherdd` from memory (faster on the Intel cores
+    /// measured, slower on AMD Zen 4: [`Kernel::best`] picks by vendor).
+    Avx2Gather,
     /// AVX-512F: two 512-bit registers per lane vector, `vpermi2d` gathers, mask registers.
     Avx512,
 }
@@ -41,13 +45,15 @@ static BEST: AtomicU8 = AtomicU8::new(UNKNOWN);
 static SUPPORTED: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 impl Kernel {
-    /// Fastest first.
-    pub const ALL: [Kernel; 3] = [Kernel::Avx512, Kernel::Avx2, Kernel::Portable];
+    /// Every kernel, fastest first (of the two AVX2 ones, which is faster depends on the CPU).
+    pub const ALL: [Kernel; 4] =
+        [Kernel::Avx512, Kernel::Avx2, Kernel::Avx2Gather, Kernel::Portable];
 
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Portable => "portable",
             Kernel::Avx2 => "avx2",
+            Kernel::Avx2Gather => "avx2-gather",
             Kernel::Avx512 => "avx512",
         }
     }
@@ -63,7 +69,7 @@ impl Kernel {
         {
             let need: &[(&str, bool)] = match self {
                 Kernel::Portable => &[],
-                Kernel::Avx2 => &[
+                Kernel::Avx2 | Kernel::Avx2Gather => &[
                     ("avx2", std::arch::is_x86_feature_detected!("avx2")),
                     ("bmi1", std::arch::is_x86_feature_detected!("bmi1")),
                     ("bmi2", std::arch::is_x86_feature_detected!("bmi2")),
@@ -82,7 +88,7 @@ impl Kernel {
         #[cfg(not(target_arch = "x86_64"))]
         match self {
             Kernel::Portable => vec![],
-            Kernel::Avx2 | Kernel::Avx512 => vec!["x86_64"],
+            Kernel::Avx2 | Kernel::Avx2Gather | Kernel::Avx512 => vec!["x86_64"],
         }
     }
 
@@ -110,15 +116,22 @@ impl Kernel {
         }
     }
 
-    /// The fastest kernel this CPU runs (detected on first use, then a relaxed load).
+    /// The fastest kernel this CPU runs (detected on first use, then a relaxed load): AVX-512,
+    /// else AVX2 ([`Kernel::Avx2`] on AMD, [`Kernel::Avx2Gather`] on other vendors), else
+    /// portable.
     #[inline]
     pub fn best() -> Kernel {
         match BEST.load(Ordering::Relaxed) {
             0 => Kernel::Portable,
             1 => Kernel::Avx2,
-            2 => Kernel::Avx512,
+            2 => Kernel::Avx2Gather,
+            3 => Kernel::Avx512,
             _ => {
-                let k = Kernel::ALL.into_iter().find(|k| k.supported()).unwrap_or(Kernel::Portable);
+                let avx2 = if amd() { Kernel::Avx2 } else { Kernel::Avx2Gather };
+                let k = [Kernel::Avx512, avx2, Kernel::Portable]
+                    .into_iter()
+                    .find(|k| k.supported())
+                    .unwrap_or(Kernel::Portable);
                 BEST.store(k as u8, Ordering::Relaxed);
                 k
             }
@@ -126,15 +139,33 @@ impl Kernel {
     }
 }
 
+/// Whether the CPU is AMD's (or Hygon's): their AVX2 gathers are slower than permutes.
+fn amd() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: cpuid leaf 0 exists on every x86-64 CPU (`__cpuid` is safe since Rust 1.86;
+        // the block keeps the crate building with its declared rust-version).
+        #[allow(unused_unsafe)]
+        let r = unsafe { std::arch::x86_64::__cpuid(0) };
+        let vendor: Vec<u8> = [r.ebx, r.edx, r.ecx].iter().flat_map(|w| w.to_le_bytes()).collect();
+        vendor == b"AuthenticAMD" || vendor == b"HygonGenuine"
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// Calls the portable, AVX2 or AVX-512 variant of a function for `$kernel`, after checking
 /// that this CPU runs it (`?` returns the [`Unsupported`] error otherwise).
 macro_rules! dispatch {
-    ($kernel:expr, [$portable:ident, $avx2:ident, $avx512:ident], ($($arg:expr),*)) => {
+    ($kernel:expr, [$portable:ident, $avx2:ident, $avx2g:ident, $avx512:ident], ($($arg:expr),*)) => {
         match $kernel.check()? {
             Kernel::Portable => $portable($($arg),*),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: check() confirmed the CPU features the function is compiled for.
             Kernel::Avx2 => unsafe { $avx2($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Kernel::Avx2Gather => unsafe { $avx2g($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
             Kernel::Avx512 => unsafe { $avx512($($arg),*) },
@@ -171,7 +202,11 @@ pub fn execute_batch_with(
 ) -> Result<(), Unsupported> {
     assert!(outputs.len() >= inputs.len(), "execute_batch: fewer outputs than inputs");
     let outputs = &mut outputs[..inputs.len()];
-    dispatch!(kernel, [batch_portable, batch_avx2, batch_avx512], (op, inputs, outputs));
+    dispatch!(
+        kernel,
+        [batch_portable, batch_avx2, batch_avx2g, batch_avx512],
+        (op, inputs, outputs)
+    );
     Ok(())
 }
 
@@ -230,7 +265,7 @@ pub fn execute_lane_arrays_with(
 ) -> Result<(), Unsupported> {
     let w = inp.warps().unwrap_or_else(|e| panic!("execute_lane_arrays: {e}"));
     assert!(out.dst.len() == w && out.wen.len() == w, "execute_lane_arrays: output length");
-    dispatch!(kernel, [soa_portable, soa_avx2, soa_avx512], (op, inp, out));
+    dispatch!(kernel, [soa_portable, soa_avx2, soa_avx2g, soa_avx512], (op, inp, out));
     Ok(())
 }
 
@@ -356,6 +391,12 @@ unsafe fn soa_avx2(op: SgOp, inp: LaneArrays<'_>, out: LaneArraysMut<'_>) {
 }
 
 #[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+unsafe fn soa_avx2g(op: SgOp, inp: LaneArrays<'_>, out: LaneArraysMut<'_>) {
+    soa_loop!(Avx2Gather, op, inp, out)
+}
+
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx2,bmi1,bmi2,popcnt")]
 unsafe fn soa_avx512(op: SgOp, inp: LaneArrays<'_>, out: LaneArraysMut<'_>) {
     soa_loop!(Avx512, op, inp, out)
@@ -369,6 +410,12 @@ fn batch_portable(op: SgOp, inputs: &[SgInputs], outputs: &mut [SgOutputs]) {
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
 unsafe fn batch_avx2(op: SgOp, inputs: &[SgInputs], outputs: &mut [SgOutputs]) {
     batch_loop!(Avx2, op, inputs, outputs)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+unsafe fn batch_avx2g(op: SgOp, inputs: &[SgInputs], outputs: &mut [SgOutputs]) {
+    batch_loop!(Avx2Gather, op, inputs, outputs)
 }
 
 #[cfg(target_arch = "x86_64")]

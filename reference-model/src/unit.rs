@@ -14,7 +14,7 @@ use crate::kernel::Kernel;
 pub use crate::op::lane_mask;
 use crate::op::{SgOp, LANES};
 #[cfg(target_arch = "x86_64")]
-use crate::simd::{Avx2, Avx512};
+use crate::simd::{Avx2, Avx2Gather, Avx512};
 use crate::simd::{Lanes, Portable};
 use crate::{fred, ired, redfirstidx, shfl};
 
@@ -82,7 +82,9 @@ pub fn execute(op: SgOp, inp: &SgInputs) -> SgOutputs {
         // SAFETY: best() only names kernels whose CPU features are present.
         Kernel::Avx512 => return unsafe { execute_avx512(op, inp) },
         // SAFETY: as above.
-        Kernel::Avx2 => return unsafe { execute_avx2(op, inp) },
+        Kernel::Avx2 => return unsafe { execute_avx2::<Avx2>(op, inp) },
+        // SAFETY: as above.
+        Kernel::Avx2Gather => return unsafe { execute_avx2::<Avx2Gather>(op, inp) },
         Kernel::Portable => {}
     }
     execute_lanes(op, inp)
@@ -110,12 +112,12 @@ pub fn execute_lanes<const N: usize>(op: SgOp, inp: &SgInputs<N>) -> SgOutputs<N
     out
 }
 
-/// The 32-lane kernels compiled with AVX2 and run on [`Avx2`] lane vectors.
+/// The 32-lane kernels compiled with AVX2 and run on [`Avx2`] or [`Avx2Gather`] lane vectors.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-unsafe fn execute_avx2(op: SgOp, inp: &SgInputs) -> SgOutputs {
+unsafe fn execute_avx2<V: Lanes<LANES>>(op: SgOp, inp: &SgInputs) -> SgOutputs {
     let mut out = SgOutputs { dst: [0; LANES], wen: 0 };
-    run::<LANES, Avx2>(op, inp, &mut out);
+    run::<LANES, V>(op, inp, &mut out);
     out
 }
 

@@ -87,6 +87,14 @@ fn avx2_kernel_equals_literal() {
 }
 
 #[test]
+fn avx2_gather_kernel_equals_literal() {
+    match Kernel::Avx2Gather.check() {
+        Ok(k) => check_kernel(k),
+        Err(e) => eprintln!("SKIPPED avx2-gather kernel: {e}"),
+    }
+}
+
+#[test]
 fn avx512_kernel_equals_literal() {
     match Kernel::Avx512.check() {
         Ok(k) => check_kernel(k),
@@ -134,7 +142,7 @@ fn kernels_this_cpu_runs() {
     }
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
-        assert!(Kernel::Avx2.supported());
+        assert!(Kernel::Avx2.supported() && Kernel::Avx2Gather.supported());
         assert_ne!(best, Kernel::Portable, "best() must not fall back when AVX2 is present");
     }
     #[cfg(target_arch = "x86_64")]
@@ -142,6 +150,7 @@ fn kernels_this_cpu_runs() {
         assert_eq!(best, Kernel::Avx512);
     }
     assert_eq!(Kernel::from_name("avx2"), Some(Kernel::Avx2));
+    assert_eq!(Kernel::from_name("avx2-gather"), Some(Kernel::Avx2Gather));
     assert_eq!(Kernel::from_name("sse"), None);
 }
 

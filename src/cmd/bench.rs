@@ -32,7 +32,8 @@ pub struct Args {
     /// Rounds per measurement; the best round counts.
     #[arg(long, default_value_t = 3)]
     rounds: u32,
-    /// Model kernel: best (what this CPU runs fastest), avx512, avx2 or portable.
+    /// Model kernel: best (what this CPU runs fastest), avx512, avx2 (its shuffle gathers in
+    /// registers), avx2-gather (with `vpgatherdd`) or portable.
     #[arg(long, default_value = "best")]
     kernel: String,
     /// Also stream this many warps per form through the batch path (far more than the caches
@@ -58,7 +59,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     } else {
         let k = Kernel::from_name(&a.kernel).ok_or_else(|| {
             Failure::input(format!(
-                "--kernel: unknown kernel {:?} (expected best, avx512, avx2 or portable)",
+                "--kernel: unknown kernel {:?} (expected best, avx512, avx2, avx2-gather or portable)",
                 a.kernel
             ))
         })?;

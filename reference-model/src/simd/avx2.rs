@@ -1,18 +1,31 @@
 //! [`Avx2`]: 32 lanes as four 256-bit registers.
 //!
+//! The 32-entry gather of `shfl` is written two ways, one type each: [`Avx2`] permutes in
+//! registers (`vpermd` from each quarter of the table, blended by index bits 3 and 4), and
+//! [`Avx2Gather`] uses the hardware gather (`vpgatherdd`). Which is faster depends on the core:
+//! on AMD Zen 4 the permutes run `shfl.idx.32b` about three times as fast as `vpgatherdd`, on
+//! the Intel Xeons measured before `vpgatherdd` was faster (`docs/qor.md`); `Kernel::best`
+//! picks by vendor.
+//!
 //! Only call these from code compiled with AVX2 enabled (a `#[target_feature(enable = "avx2")]`
 //! function entered after a run-time check).
 use super::Lanes;
 use std::arch::x86_64::*;
 
+/// 32 lanes in four 256-bit registers; `HW_GATHER` selects the gather (module docs).
 #[derive(Clone, Copy, Debug)]
-pub struct Avx2(pub [__m256i; 4]);
+pub struct Avx2Lanes<const HW_GATHER: bool>(pub [__m256i; 4]);
+
+/// AVX2 lanes with the in-register gather (`vpermd` + `vblendvps`).
+pub type Avx2 = Avx2Lanes<false>;
+/// AVX2 lanes with the hardware gather (`vpgatherdd`).
+pub type Avx2Gather = Avx2Lanes<true>;
 
 macro_rules! lanewise {
     ($a:expr, $b:expr, $f:ident) => {{
         let (a, b) = ($a.0, $b.0);
         // SAFETY (all intrinsics in this module): callers run on AVX2 hardware (module docs).
-        unsafe { Avx2([$f(a[0], b[0]), $f(a[1], b[1]), $f(a[2], b[2]), $f(a[3], b[3])]) }
+        unsafe { Self([$f(a[0], b[0]), $f(a[1], b[1]), $f(a[2], b[2]), $f(a[3], b[3])]) }
     }};
 }
 
@@ -30,13 +43,13 @@ macro_rules! horizontal {
     }};
 }
 
-impl Lanes<32> for Avx2 {
+impl<const HW_GATHER: bool> Lanes<32> for Avx2Lanes<HW_GATHER> {
     #[inline(always)]
     fn load(x: &[u32; 32]) -> Self {
         let p = x.as_ptr() as *const __m256i;
         // SAFETY: `x` is 32 u32 = four 256-bit unaligned loads in bounds.
         unsafe {
-            Avx2([
+            Self([
                 _mm256_loadu_si256(p),
                 _mm256_loadu_si256(p.add(1)),
                 _mm256_loadu_si256(p.add(2)),
@@ -57,13 +70,13 @@ impl Lanes<32> for Avx2 {
     #[inline(always)]
     fn splat(v: u32) -> Self {
         let x = unsafe { _mm256_set1_epi32(v as i32) };
-        Avx2([x; 4])
+        Self([x; 4])
     }
     #[inline(always)]
     fn lane_ids() -> Self {
         unsafe {
             let base = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-            Avx2([
+            Self([
                 base,
                 _mm256_add_epi32(base, _mm256_set1_epi32(8)),
                 _mm256_add_epi32(base, _mm256_set1_epi32(16)),
@@ -81,7 +94,7 @@ impl Lanes<32> for Avx2 {
                     _mm256_cmpeq_epi32(_mm256_and_si256(b, bits), bits)
                 }};
             }
-            Avx2([byte!(0), byte!(1), byte!(2), byte!(3)])
+            Self([byte!(0), byte!(1), byte!(2), byte!(3)])
         }
     }
     #[inline(always)]
@@ -120,7 +133,7 @@ impl Lanes<32> for Avx2 {
     fn shr<const S: i32>(self) -> Self {
         let a = self.0;
         unsafe {
-            Avx2([
+            Self([
                 _mm256_srli_epi32::<S>(a[0]),
                 _mm256_srli_epi32::<S>(a[1]),
                 _mm256_srli_epi32::<S>(a[2]),
@@ -136,7 +149,7 @@ impl Lanes<32> for Avx2 {
     fn sign_mask(self) -> Self {
         let a = self.0;
         unsafe {
-            Avx2([
+            Self([
                 _mm256_srai_epi32::<31>(a[0]),
                 _mm256_srai_epi32::<31>(a[1]),
                 _mm256_srai_epi32::<31>(a[2]),
@@ -155,7 +168,7 @@ impl Lanes<32> for Avx2 {
     #[inline(always)]
     fn select(m: Self, a: Self, b: Self) -> Self {
         unsafe {
-            Avx2([
+            Self([
                 _mm256_blendv_epi8(b.0[0], a.0[0], m.0[0]),
                 _mm256_blendv_epi8(b.0[1], a.0[1], m.0[1]),
                 _mm256_blendv_epi8(b.0[2], a.0[2], m.0[2]),
@@ -163,13 +176,24 @@ impl Lanes<32> for Avx2 {
             ])
         }
     }
-    /// Hardware gathers (`vpgatherdd`) from the table in memory, eight lanes each.
+    /// [`Avx2`]: in registers ([`permute8`]); [`Avx2Gather`]: hardware gathers (`vpgatherdd`)
+    /// from the table in memory, eight lanes each.
     #[inline(always)]
     fn gather(table: &[u32; 32], idx: Self) -> Self {
+        if !HW_GATHER {
+            let t = Self::load(table).0;
+            let i = idx.0;
+            return Self([
+                permute8(&t, i[0]),
+                permute8(&t, i[1]),
+                permute8(&t, i[2]),
+                permute8(&t, i[3]),
+            ]);
+        }
         let p = table.as_ptr() as *const i32;
         // SAFETY: every index is below 32 (trait contract), so every read is inside `table`.
         unsafe {
-            Avx2([
+            Self([
                 _mm256_i32gather_epi32::<4>(p, idx.0[0]),
                 _mm256_i32gather_epi32::<4>(p, idx.0[1]),
                 _mm256_i32gather_epi32::<4>(p, idx.0[2]),
@@ -200,5 +224,24 @@ impl Lanes<32> for Avx2 {
     #[inline(always)]
     fn reduce_xor(self) -> u32 {
         horizontal!(self, _mm256_xor_si256)
+    }
+}
+
+/// Eight lanes of the in-register gather: the table as four vectors of eight, the output
+/// permuted from each (`vpermd` reads index bits 2:0) and the four results blended by index bits
+/// 3 and 4 (moved to the sign bit that `vblendvps` reads).
+#[inline(always)]
+fn permute8(t: &[__m256i; 4], i: __m256i) -> __m256i {
+    // SAFETY: callers run on AVX2 hardware (module docs).
+    unsafe {
+        let b3 = _mm256_castsi256_ps(_mm256_slli_epi32::<28>(i));
+        let b4 = _mm256_castsi256_ps(_mm256_slli_epi32::<27>(i));
+        let p0 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t[0], i));
+        let p1 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t[1], i));
+        let p2 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t[2], i));
+        let p3 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t[3], i));
+        let lo = _mm256_blendv_ps(p0, p1, b3);
+        let hi = _mm256_blendv_ps(p2, p3, b3);
+        _mm256_castps_si256(_mm256_blendv_ps(lo, hi, b4))
     }
 }

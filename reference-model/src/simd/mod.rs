@@ -199,7 +199,7 @@ impl<const N: usize> Lanes<N> for Portable<N> {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub use avx2::Avx2;
+pub use avx2::{Avx2, Avx2Gather};
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
@@ -257,7 +257,8 @@ mod tests {
 
     #[target_feature(enable = "avx2")]
     unsafe fn check_avx2(a: [u32; 32], b: [u32; 32], p: u32) {
-        check::<Avx2>(a, b, p)
+        check::<Avx2>(a, b, p);
+        check::<Avx2Gather>(a, b, p)
     }
 
     #[target_feature(enable = "avx512f,avx2")]
