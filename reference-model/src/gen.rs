@@ -14,7 +14,7 @@ use crate::unit::SgInputs;
 const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// splitmix64's output function.
-#[inline]
+#[inline(always)]
 fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -22,13 +22,13 @@ fn mix(mut z: u64) -> u64 {
 }
 
 /// [`Rng::below`] of the draw `r`: uniform in `0..n`.
-#[inline]
+#[inline(always)]
 fn below_of(r: u64, n: u32) -> u32 {
     (((r >> 32) * n as u64) >> 32) as u32
 }
 
 /// `a` when `c`, else `b`, as a conditional move (the generator's conditions are coin flips).
-#[inline]
+#[inline(always)]
 fn sel(c: bool, a: u32, b: u32) -> u32 {
     std::hint::select_unpredictable(c, a, b)
 }
@@ -58,6 +58,17 @@ impl Rng {
     fn next_u64_if(&mut self, c: bool) -> u64 {
         self.0 = self.0.wrapping_add(GAMMA & (c as u64).wrapping_neg());
         mix(self.0)
+    }
+    /// The next `n` draws into `out[..n]`, as `n` calls of [`Rng::next_u64`] would give them.
+    /// Each is a function of the state and its position, so the loop has no carried dependence
+    /// and compiles to vector multiplies where the CPU has them.
+    #[inline(always)]
+    fn draws(&mut self, out: &mut [u64]) {
+        let s = self.0;
+        for (k, d) in out.iter_mut().enumerate() {
+            *d = mix(s.wrapping_add(GAMMA.wrapping_mul(k as u64 + 1)));
+        }
+        self.0 = s.wrapping_add(GAMMA.wrapping_mul(out.len() as u64));
     }
     pub fn u32(&mut self) -> u32 {
         (self.next_u64() >> 32) as u32
@@ -218,16 +229,19 @@ const INT_EDGES: [u32; 12] = [
     0xFFFF_8000,
 ];
 
-/// `xs[j]` for a 16-bit random `r16`.
-#[inline]
+/// `xs[j]` for a 16-bit random `r16` (`xs` not empty).
+#[inline(always)]
 fn pick16<T: Copy>(xs: &[T], r16: u64) -> T {
-    xs[((r16 & 0xFFFF) as usize * xs.len()) >> 16]
+    let j = ((r16 & 0xFFFF) as usize * xs.len()) >> 16;
+    debug_assert!(j < xs.len());
+    // SAFETY: (r16 & 0xFFFF) < 2^16, so j < xs.len(); unchecked so the lane loops vectorize.
+    unsafe { *xs.get_unchecked(j) }
 }
 
 /// One float element from one 64-bit draw `r`: bits [15:0] pick the kind (4 in 10 an edge
 /// encoding, 2 in 10 one of the case's pool, so lanes repeat; 1 in 10 a random value with a
 /// zero exponent, subnormal-ish or small; else any value), the rest the value.
-#[inline]
+#[inline(always)]
 fn float_elem(r: u64, edges: &[u32], bits: u32, pool: &[u32]) -> u32 {
     let wm = if bits == 32 { u32::MAX } else { 0xFFFF };
     let val = (r >> 32) as u32 & wm;
@@ -290,7 +304,44 @@ fn random_segmask<const N: usize>(rng: &mut Rng) -> u32 {
 }
 
 /// Random operands for `op` on an `N`-lane unit.
+///
+/// The same stream on every CPU; where the CPU has AVX-512 (F, DQ, VL, BW) the lane loops are
+/// compiled for it (the 64-bit multiplies of the draws vectorize).
 pub fn random_inputs<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
+    #[cfg(target_arch = "x86_64")]
+    if avx512_gen() {
+        // SAFETY: avx512_gen() checked the features the function is compiled for.
+        return unsafe { random_inputs_avx512::<N>(rng, op) };
+    }
+    random_inputs_body::<N>(rng, op)
+}
+
+/// [`random_inputs`] compiled for the baseline target, whatever the CPU has (for the tests that
+/// check both compilations give the same stream).
+#[doc(hidden)]
+pub fn random_inputs_baseline<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
+    random_inputs_body::<N>(rng, op)
+}
+
+/// Whether this CPU runs [`random_inputs_avx512`] (detected once, then std's cached flags).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn avx512_gen() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,bmi1,bmi2,popcnt")]
+unsafe fn random_inputs_avx512<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
+    random_inputs_body::<N>(rng, op)
+}
+
+/// [`random_inputs`], written once (no closures: they would lose the caller's target features).
+#[inline(always)]
+fn random_inputs_body<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
     let full = lane_mask::<N>();
     let activemask = match rng.below(10) {
         0..=5 => full,
@@ -313,35 +364,47 @@ pub fn random_inputs<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
             let packed = matches!(ty, FloatType::Hfx2 | FloatType::Bfx2);
             let upper = packed || rng.chance(50);
             let upper_mask = if upper { u32::MAX } else { 0 };
-            for v in src0.iter_mut() {
-                let r = rng.next_u64();
-                // in a NaN-heavy case 13 in 16 lanes take `edges[4..11]` (bits 60..63 pick the
-                // coin): NaNs, and for the 16-bit types also the two smallest subnormals
-                let nan = pick16(&edges[4..11], r >> 44);
-                let e0 = sel(nan_heavy & ((r >> 60) < 13), nan, float_elem(r, edges, bits, &pool));
-                *v = if bits == 32 {
-                    e0
-                } else {
-                    let e1 = float_elem(rng.next_u64(), edges, bits, &pool);
-                    e0 | ((e1 << 16) & upper_mask)
-                };
+            // in a NaN-heavy case 13 in 16 lanes take `edges[4..11]` (bits 60..63 pick the coin):
+            // NaNs, and for the 16-bit types also the two smallest subnormals
+            let nan = &edges[4..11];
+            let mut d = [0u64; 64];
+            if bits == 32 {
+                // one draw a lane
+                rng.draws(&mut d[..N]);
+                for (v, &r) in src0.iter_mut().zip(&d) {
+                    let listed = float_elem(r, edges, 32, &pool);
+                    *v = sel(nan_heavy & ((r >> 60) < 13), pick16(nan, r >> 44), listed);
+                }
+            } else {
+                // two draws a lane: the low element's, then the high one's
+                rng.draws(&mut d[..2 * N]);
+                for (k, v) in src0.iter_mut().enumerate() {
+                    let (r, r1) = (d[2 * k], d[2 * k + 1]);
+                    let listed = float_elem(r, edges, 16, &pool);
+                    let e0 = sel(nan_heavy & ((r >> 60) < 13), pick16(nan, r >> 44), listed);
+                    let e1 = float_elem(r1, edges, 16, &pool);
+                    *v = e0 | ((e1 << 16) & upper_mask);
+                }
             }
         }
         SgOp::Ired { .. } => {
             let pool: [u32; 3] = std::array::from_fn(|_| rng.u32());
             let narrow = rng.chance(20);
-            for v in src0.iter_mut() {
+            let mut d = [0u64; N];
+            rng.draws(&mut d);
+            for (v, &r) in src0.iter_mut().zip(&d) {
                 // bits [2:0] pick the kind: 3 in 8 an edge value, 1 in 8 the pool, else random
                 // (in a narrow case 4 bits)
-                let r = rng.next_u64();
                 let random = sel(narrow, ((r >> 3) & 15) as u32, (r >> 32) as u32);
                 let listed = sel(r & 7 <= 2, pick16(&INT_EDGES, r >> 3), pick16(&pool, r >> 3));
                 *v = sel(r & 7 <= 3, listed, random);
             }
         }
         SgOp::Shfl { sg, .. } => {
-            for v in src0.iter_mut() {
-                *v = rng.u32();
+            let mut d = [0u64; N];
+            rng.draws(&mut d);
+            for (v, &r) in src0.iter_mut().zip(&d) {
+                *v = (r >> 32) as u32;
             }
             let seg = if sg { random_segmask::<N>(rng) } else { rng.u32() & (N as u32 - 1) };
             let cval_kind = rng.below(3);
@@ -353,8 +416,10 @@ pub fn random_inputs<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
                 let base = shfl_src1::<N>(rng, seg, cval_kind);
                 if uniform_fields {
                     // per-lane offsets, uniform clamp and segmask (the usual hardware use)
-                    for v in src1.iter_mut() {
-                        *v = (base & !(N as u32 - 1)) | rng.below(N as u32);
+                    let mut d = [0u64; N];
+                    rng.draws(&mut d);
+                    for (v, &r) in src1.iter_mut().zip(&d) {
+                        *v = (base & !(N as u32 - 1)) | below_of(r, N as u32);
                     }
                 } else {
                     for v in src1.iter_mut() {

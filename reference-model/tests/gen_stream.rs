@@ -4,7 +4,7 @@
 //! (`--seed S --case I`) therefore names the same case before and after the rewrite. A change
 //! meant to alter the stream (new edge values, other weights) retires this test with it.
 
-use pisa_model::gen::{random_inputs, Rng};
+use pisa_model::gen::{random_inputs, random_inputs_baseline, Rng};
 use pisa_model::op::{lane_mask, FloatType};
 use pisa_model::{SgInputs, SgOp};
 
@@ -12,12 +12,17 @@ fn same_stream<const N: usize>(seed: u64, count: u64) {
     for op in SgOp::all() {
         for i in 0..count {
             let mut a = Rng::for_case(seed, i);
-            let mut b = a.clone();
+            let (mut b, mut c) = (a.clone(), a.clone());
             let new = random_inputs::<N>(&mut a, op);
             let old = branchy_inputs::<N>(&mut b, op);
+            // the baseline compilation too, where random_inputs runs the AVX-512 one
+            let base = random_inputs_baseline::<N>(&mut c, op);
             assert_eq!(new, old, "N={N} {op} seed={seed} case={i}");
+            assert_eq!(base, old, "N={N} {op} seed={seed} case={i}: baseline compilation");
             // and the generator leaves the stream where the old one did
-            assert_eq!(a.next_u64(), b.next_u64(), "N={N} {op} seed={seed} case={i}: stream");
+            let next = b.next_u64();
+            assert_eq!(a.next_u64(), next, "N={N} {op} seed={seed} case={i}: stream");
+            assert_eq!(c.next_u64(), next, "N={N} {op} seed={seed} case={i}: baseline stream");
         }
     }
 }
