@@ -67,8 +67,8 @@ fn models_match_the_reference_model() {
     }
 }
 
-/// A model is built once into the cache; a later process loads it; without Verilator the error
-/// says what is missing.
+/// A model is built once into the cache; a later process loads it; another compiler (`CXX`)
+/// builds another model; without Verilator or the compiler the error says what is missing.
 #[test]
 fn the_cache_builds_once_and_a_missing_verilator_is_named() {
     let cache = std::env::temp_dir().join(format!("pisa-sim-cache-test-{}", std::process::id()));
@@ -92,6 +92,16 @@ fn the_cache_builds_once_and_a_missing_verilator_is_named() {
     let (ok, second) = probe(&[]);
     assert!(ok, "{second}");
     assert!(!second.contains("building"), "the second process builds nothing: {second}");
+    // the compiler is part of the key: GCC (with its own flags) builds a second model that works
+    let (ok, gcc) = probe(&[("CXX", "g++")]);
+    assert!(ok, "{gcc}");
+    assert!(gcc.contains("pisa-sim: building the Verilator model"), "another key for g++: {gcc}");
+    let (ok, no_cxx) = probe(&[("CXX", "/nonexistent/c++")]);
+    assert!(!ok);
+    assert!(
+        no_cxx.contains("co-simulation needs a C++ compiler: `/nonexistent/c++` did not run"),
+        "{no_cxx}"
+    );
     let (ok, missing) = probe(&[("PISA_VERILATOR", "/nonexistent/verilator")]);
     assert!(!ok);
     assert!(
