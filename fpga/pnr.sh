@@ -7,6 +7,9 @@
 #          --tmg-ripup: the 32-lane `fast` preset 137.9 -> 153.7 MHz on seed 1, docs/qor.md);
 #          override with NEXTPNR_ECP5_FLOW
 #   ice40: nextpnr-ice40 --hx8k --package ct256
+# FREQ_MHZ is nextpnr's target: `pisa synth` passes its --freq plus --route-margin (10 MHz), because
+# router2's timing-driven rip-up works on the paths that miss this target (the 32-lane `fast` preset,
+# seed 2: 149.8 MHz routed at 150, 161.0 MHz routed at 160).
 # SEED (default 1) seeds the placer; the achieved Fmax of one netlist varies with it (the 8-lane
 # unit: 115-149 MHz over seeds 1-4), so compare designs over the same seeds.
 # Writes OUT_DIR/report.json (nextpnr: fmax per clock, critical paths, utilisation) and pnr.log.

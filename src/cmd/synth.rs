@@ -1,5 +1,5 @@
 //! `pisa synth --target {ecp5,ice40,xc7} [--config FILE | --preset NAME] [--block NAME] [--pnr]
-//! [--freq MHZ] [--seeds LIST] [--jobs N]
+//! [--freq MHZ] [--route-margin MHZ] [--seeds LIST] [--jobs N]
 //! [--equiv] [--out DIR] [--max-luts N]`: yosys synthesis of the emitted RTL and of a plain
 //! behavioural baseline of the same block, with `--equiv` a proof that the netlist equals the RTL
 //! (`fpga/equiv.sh`), and with `--pnr` nextpnr place and route of the RTL in a registered-I/O
@@ -34,9 +34,15 @@ pub struct Args {
     /// Also place and route (ecp5: LFE5U-85F-8 out of context; ice40: HX8K) and report Fmax.
     #[arg(long)]
     pnr: bool,
-    /// Target clock of place and route, MHz.
+    /// The clock place and route must meet, MHz: the report counts the seeds whose Fmax meets it.
     #[arg(long, default_value_t = 150.0)]
     freq: f64,
+    /// nextpnr is given --freq plus this many MHz. Its timing-driven rip-up works on the paths
+    /// that miss nextpnr's target, so a target above the goal closes the goal on more seeds (the
+    /// 32-lane `fast` preset: seed 2 149.8 MHz routed at 150, 161.0 routed at 160; docs/qor.md).
+    /// 0 routes at --freq.
+    #[arg(long, default_value_t = 10.0)]
+    route_margin: f64,
     /// Placer seeds of place and route, comma-separated (e.g. 1,2,3): one run per seed, the report
     /// gives each seed's Fmax and the best. The Fmax of one netlist varies with the seed.
     #[arg(long, value_delimiter = ',', default_value = "1")]
@@ -243,6 +249,13 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             a.freq
         )));
     }
+    if !(0.0..=500.0).contains(&a.route_margin) {
+        return Err(Failure::input(format!(
+            "--route-margin {}: give 0 to 500 MHz above --freq",
+            a.route_margin
+        )));
+    }
+    let route_mhz = a.freq + a.route_margin;
     if a.equiv && cfg.latency() > 0 {
         return Err(Failure::input(format!(
             "--equiv: proves combinational netlists only; this configuration has latency {} (set pipeline = 0)",
@@ -311,8 +324,9 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             }
         };
         errln!(
-            "synth: place and route at {} MHz, seeds {:?}, {jobs} at a time ...",
+            "synth: place and route for {} MHz (nextpnr's target {} MHz), seeds {:?}, {jobs} at a time ...",
             a.freq,
+            route_mhz,
             a.seeds
         );
         let next = std::sync::atomic::AtomicUsize::new(0);
@@ -323,7 +337,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
                 s.spawn(|| loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(&seed) = a.seeds.get(i) else { break };
-                    let r = pnr(a.target, &w.netlist, &dir_of(seed), a.freq, seed)
+                    let r = pnr(a.target, &w.netlist, &dir_of(seed), route_mhz, seed)
                         .map_err(|e| e.to_string());
                     match &r {
                         Ok(p) => {
@@ -353,6 +367,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     };
     let pnr_best = pnr_runs.iter().max_by(|x, y| x.fmax_mhz.total_cmp(&y.fmax_mhz)).cloned();
     let spread = Spread::of(&pnr_runs.iter().map(|r| r.fmax_mhz).collect::<Vec<_>>());
+    let meeting = pnr_runs.iter().filter(|r| r.fmax_mhz >= a.freq).count();
 
     let lut = a.target.lut_name();
     let mut md = String::new();
@@ -387,18 +402,31 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     }
     if let Some(p) = &pnr_best {
         if pnr_runs.len() == 1 {
-            writeln!(md, "\nPlace and route: **{:.1} MHz** achieved (constraint {:.0} MHz, seed {}), {:.0} s.", p.fmax_mhz, p.constraint_mhz, p.seed, p.seconds).unwrap();
+            writeln!(
+                md,
+                "\nPlace and route: **{:.1} MHz** achieved, {} MHz {} (nextpnr's target {} MHz, seed {}), {:.0} s.",
+                p.fmax_mhz,
+                a.freq,
+                if p.fmax_mhz >= a.freq { "met" } else { "**missed**" },
+                route_mhz,
+                p.seed,
+                p.seconds
+            )
+            .unwrap();
         } else {
             let each: Vec<String> =
                 pnr_runs.iter().map(|r| format!("seed {}: {:.1}", r.seed, r.fmax_mhz)).collect();
             let total: f64 = pnr_runs.iter().map(|r| r.seconds).sum();
             writeln!(
                 md,
-                "\nPlace and route: **{:.1} MHz** achieved, best of {} seeds ({}; constraint {:.0} MHz); worst {:.1}, median {:.1} MHz; {:.0} s of nextpnr.",
+                "\nPlace and route: **{:.1} MHz** achieved, best of {} seeds ({}); {} MHz met on {} of {} seeds (nextpnr's target {} MHz); worst {:.1}, median {:.1} MHz; {:.0} s of nextpnr.",
                 p.fmax_mhz,
                 pnr_runs.len(),
                 each.join(", "),
-                p.constraint_mhz,
+                a.freq,
+                meeting,
+                pnr_runs.len(),
+                route_mhz,
                 spread.worst,
                 spread.median,
                 total
@@ -426,6 +454,9 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         "lut_ratio_to_baseline": base.as_ref().filter(|b| b.luts > 0).map(|b| rtl.luts as f64 / b.luts as f64),
         "pnr": pnr_best,
         "pnr_fmax_mhz": (!pnr_runs.is_empty()).then(|| serde_json::json!({"worst": spread.worst, "median": spread.median, "best": spread.best})),
+        "pnr_goal_mhz": a.pnr.then_some(a.freq),
+        "pnr_route_mhz": a.pnr.then_some(route_mhz),
+        "pnr_seeds_meeting_goal": a.pnr.then_some(meeting),
         "pnr_seeds": pnr_runs.iter().map(|r| serde_json::json!({"seed": r.seed, "fmax_mhz": r.fmax_mhz, "seconds": r.seconds})).collect::<Vec<_>>(),
         "equivalence": equivalence,
     });
