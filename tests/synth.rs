@@ -164,16 +164,17 @@ fn ice40_place_and_route_reports_fmax() {
 
 /// The ECP5 place-and-route flow of the 150 MHz target (LFE5U-85F-8 out of context, static placer
 /// and router2 with `--tmg-ripup`, nextpnr's target 160 MHz (`--route-margin` 10): seeds 1, 2
-/// 168.5, 172.8 MHz, without `pick` 132.3, 133.8; with nextpnr's target at 150 MHz 159.3, 172.8
-/// and 141.5, 136.0; the numbers below without `--tmg-ripup`) on the 8-lane unit of
+/// 168.5, 172.8 MHz, without `pick` 132.3, 133.8; with nextpnr's target at 150 MHz 159.3, 172.8 and
+/// 141.5, 136.0; the numbers below without `--tmg-ripup`) on the 8-lane unit of
 /// `fpga/configs/l8_qor.toml` — a register at every boundary, the three extras and the pick
-/// registers (latency 10) — the CI smoke variant of the 32-lane run: the flow must finish and the pipelined RTL must meet the target. The Fmax of one
-/// netlist moves with the placer seed, so the floor applies to the best of seeds 1 and 2. Measured
-/// with the pinned tools (scripts/install-deps.sh), seeds 1-4: 157.2, 173.7, 159.4, 172.2 MHz
-/// (f1f39f5, the sum select in byte slices, seeds 1/2: 155.1, 169.4); the same unit without `pick`
-/// (latency 7): 153.2, 138.4, 136.7, 149.9 MHz, and 136.3, 144.9, 140.9, 143.9 MHz before the
-/// decoders per four leaves, the priority encoder after `front` and the leaf's XOR mask (so the
-/// floor fails both on seeds 1 and 2).
+/// registers (latency 10) — the CI smoke variant of the 32-lane run: the flow must finish and the
+/// pipelined RTL must meet the target. The Fmax of one netlist moves with the placer seed, so the
+/// floor applies to the best of seeds 1 and 2. Measured with the pinned tools
+/// (scripts/install-deps.sh), seeds 1-4: 157.2, 173.7, 159.4, 172.2 MHz (f1f39f5, the sum select in
+/// byte slices, seeds 1/2: 155.1, 169.4); the same unit without `pick` (latency 7): 153.2, 138.4,
+/// 136.7, 149.9 MHz, and 136.3, 144.9, 140.9, 143.9 MHz before the decoders per four leaves, the
+/// priority encoder after `front` and the leaf's XOR mask (so the floor fails both on seeds 1 and
+/// 2).
 #[test]
 fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
     let dir = tmp("ecp5_pnr");
@@ -210,6 +211,8 @@ fn ecp5_place_and_route_keeps_the_pipelined_unit_fast() {
     // the goal is --freq (150 MHz); nextpnr routes toward --freq + --route-margin (10 MHz)
     assert_eq!(r["pnr_goal_mhz"], 150.0);
     assert_eq!(r["pnr_route_mhz"], 160.0);
+    // and that target reached nextpnr: its own report's constraint
+    assert_eq!(r["pnr"]["constraint_mhz"], 160.0);
     let meeting = seeds.iter().filter(|s| s["fmax_mhz"].as_f64().unwrap() >= 150.0).count();
     assert_eq!(r["pnr_seeds_meeting_goal"], meeting);
     assert!(out.contains(&format!("150 MHz met on {meeting} of 2 seeds")), "{out}");
