@@ -90,6 +90,21 @@ fn input_pipeline_equals_the_combinational_unit() {
     assert!(out.contains("PASS  l8  unit pipeline=3 == unit pipeline=0, 3-cycle latency"), "{out}");
 }
 
+/// `crossbar = "compact"` at 16 lanes with a register at every boundary inside the trees: the
+/// crossbar holds two (before level 1, after level 3) and delays its outputs two cycles, the
+/// reduction keeps one per level; equal to the combinational unit over its 4-cycle latency.
+#[test]
+fn compact_crossbar_pipeline_equals_the_combinational_unit() {
+    let out = prove_pipeline(
+        "compact",
+        "lanes = 16\npipeline_at = [0, 1, 2, 3]\ncrossbar = \"compact\"\n",
+    );
+    assert!(
+        out.contains("PASS  l16  unit pipeline=4 == unit pipeline=0, 4-cycle latency"),
+        "{out}"
+    );
+}
+
 /// Simulates the (edited) reduction tree in `rtl` with iverilog on one input.
 fn rtl_reduce(rtl: &Path, op: u8, part: u32, src0: &[u32]) -> u32 {
     let mut bits = String::new();

@@ -5,6 +5,7 @@
 //! pipeline = 2        # register stages, 0 (combinational) ..= log2(lanes) (default 0)
 //! # pipeline_at = [0, 3, 5]   # optional: exact stage boundaries (see below)
 //! # pipeline_extra = ["front", "root", "result"]   # optional: registers off the tree levels (see below)
+//! # crossbar = "compact"   # optional: where the crossbar holds its registers (see below)
 //! ```
 //!
 //! A stage boundary `b` in `1..=log2(lanes)` is a register after tree level `b` of the crossbar
@@ -38,6 +39,16 @@
 //!   with the opcode and the participation mask as one copy per four lanes in the crossbar
 //!   and per decoder in the reduction, so no opcode bit is decoded once and routed to every
 //!   lane in the same cycle (each group decodes its own copy).
+//!
+//! `crossbar` says where the crossbar's mux trees hold the registers of the boundaries inside
+//! them (it keeps their count, so the latency is the same either way):
+//! - `"spread"` (the default): through the trees, a 4:1 step a cycle, plus a copy register that
+//!   cuts the words' fan-out (`crate::xbar_mux::tree_registers`): the fastest crossbar;
+//! - `"compact"`: at most two in the trees, before level 1 and after level 3 (an 8:1 step, then
+//!   the rest of the tree), the others delay the trees' outputs. The mux trees keep the 8:1
+//!   steps synthesis packs best (ECP5: 18 LUT4 per output bit through PFUMX and L6MUX21,
+//!   against 24 for `"spread"`'s 4:1 steps) and hold fewer flip-flops: for a unit whose clock
+//!   the reduction tree sets anyway (the `small` preset, docs/qor.md).
 
 use serde::{Deserialize, Serialize};
 
@@ -60,6 +71,23 @@ pub struct UnitConfig {
     pub pipeline_at: Option<Vec<usize>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pipeline_extra: Vec<Extra>,
+    #[serde(default, skip_serializing_if = "CrossbarRegisters::is_spread")]
+    pub crossbar: CrossbarRegisters,
+}
+
+/// Where the crossbar's mux trees hold their registers (see the module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CrossbarRegisters {
+    #[default]
+    Spread,
+    Compact,
+}
+
+impl CrossbarRegisters {
+    fn is_spread(&self) -> bool {
+        *self == CrossbarRegisters::Spread
+    }
 }
 
 /// A register stage off the tree levels (see the module documentation).
@@ -77,7 +105,8 @@ pub enum Extra {
 ///
 /// `after_level[b]` is a register after tree level `b` (`b = 0`: in front of level 1;
 /// `b = log2(lanes)`: the unit's outputs); the other fields are the `pipeline_extra` registers
-/// of the same names (see the module documentation).
+/// of the same names (see the module documentation); `crossbar` where the crossbar's trees hold
+/// theirs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Registers {
     pub after_level: [bool; 6],
@@ -86,6 +115,7 @@ pub struct Registers {
     pub result: bool,
     pub pick: bool,
     pub input: bool,
+    pub crossbar: CrossbarRegisters,
 }
 
 impl Registers {
@@ -97,6 +127,7 @@ impl Registers {
         result: false,
         pick: false,
         input: false,
+        crossbar: CrossbarRegisters::Spread,
     };
 
     /// True when the `pipeline_extra` register `e` is enabled.
@@ -162,14 +193,20 @@ fn default_lanes() -> usize {
 
 impl Default for UnitConfig {
     fn default() -> Self {
-        UnitConfig { lanes: 32, pipeline: 0, pipeline_at: None, pipeline_extra: Vec::new() }
+        UnitConfig {
+            lanes: 32,
+            pipeline: 0,
+            pipeline_at: None,
+            pipeline_extra: Vec::new(),
+            crossbar: CrossbarRegisters::Spread,
+        }
     }
 }
 
 impl UnitConfig {
     /// A validated configuration with `lanes` lanes and `pipeline` evenly spread stages.
     pub fn new(lanes: usize, pipeline: usize) -> Result<Self, ConfigError> {
-        let c = UnitConfig { lanes, pipeline, pipeline_at: None, pipeline_extra: Vec::new() };
+        let c = UnitConfig { lanes, pipeline, ..UnitConfig::default() };
         c.validate("config")?;
         Ok(c)
     }
@@ -254,6 +291,7 @@ impl UnitConfig {
             pipeline: 0,
             pipeline_at: Some((0..=k).filter(|&b| s.after_level[b]).collect()),
             pipeline_extra: Extra::CANONICAL.into_iter().filter(|&e| s.has(e)).collect(),
+            crossbar: s.crossbar,
         }
     }
 
@@ -273,6 +311,7 @@ impl UnitConfig {
             input: self.pipeline_extra.contains(&Extra::Input),
             ..Registers::NONE
         };
+
         match &self.pipeline_at {
             Some(at) => at.iter().for_each(|&b| s.after_level[b] = true),
             None => {
@@ -281,6 +320,10 @@ impl UnitConfig {
                     s.after_level[(2 * j * k + self.pipeline) / (2 * self.pipeline)] = true;
                 }
             }
+        }
+        // where the crossbar holds its registers matters only when it holds some
+        if s.inside_trees(k) {
+            s.crossbar = self.crossbar;
         }
         s
     }
@@ -300,7 +343,7 @@ impl UnitConfig {
     }
 
     /// A short name: `l32_p2` (`_at3_5` when placed explicitly; `_front`, `_root`, `_result`
-    /// for `pipeline_extra`).
+    /// for `pipeline_extra`; `_compact` for `crossbar = "compact"`).
     pub fn tag(&self) -> String {
         let base = match &self.pipeline_at {
             None => format!("l{}_p{}", self.lanes, self.pipeline),
@@ -313,7 +356,8 @@ impl UnitConfig {
         let s = self.registers();
         let extra =
             Extra::CANONICAL.into_iter().filter(|&e| s.has(e)).map(|e| format!("_{}", e.name()));
-        base + &extra.collect::<String>()
+        let crossbar = if s.crossbar == CrossbarRegisters::Compact { "_compact" } else { "" };
+        base + &extra.collect::<String>() + crossbar
     }
 }
 
@@ -454,5 +498,39 @@ mod tests {
         let extra =
             UnitConfig::from_toml("pipeline = 2\npipeline_extra = [\"root\"]\n", "u.toml").unwrap();
         assert!(!even.same_unit(&extra));
+    }
+
+    #[test]
+    fn crossbar_placement_reads_back_names_the_unit_and_rejects_unknown_values() {
+        let text = "pipeline_at = [0, 1, 2, 3, 4, 5]\ncrossbar = \"compact\"\n";
+        let c = UnitConfig::from_toml(text, "u.toml").unwrap();
+        assert_eq!(c.crossbar, CrossbarRegisters::Compact);
+        assert_eq!(c.registers().crossbar, CrossbarRegisters::Compact);
+        assert_eq!(UnitConfig::from_toml(&c.to_toml(), "again").unwrap(), c);
+        assert_eq!(c.tag(), "l32_at0_1_2_3_4_5_compact");
+        assert_eq!(c.canonical().crossbar, CrossbarRegisters::Compact);
+        let spread = UnitConfig::from_toml("pipeline_at = [0, 1, 2, 3, 4, 5]\n", "u.toml").unwrap();
+        assert!(!c.same_unit(&spread));
+        assert_eq!(c.latency(), spread.latency());
+        // the default is not written back, and it is what an old file means
+        assert!(!spread.to_toml().contains("crossbar"));
+        assert_eq!(
+            UnitConfig::from_toml(
+                "pipeline_at = [0, 1, 2, 3, 4, 5]\ncrossbar = \"spread\"\n",
+                "u.toml"
+            )
+            .unwrap()
+            .registers(),
+            spread.registers()
+        );
+        // without a register inside the trees there is nothing to place: the same unit
+        let comb =
+            UnitConfig::from_toml("pipeline_at = [5]\ncrossbar = \"compact\"\n", "u.toml").unwrap();
+        assert!(comb.same_unit(&UnitConfig::new(32, 1).unwrap()));
+        assert_eq!(comb.tag(), "l32_at5");
+        let e = UnitConfig::from_toml("lanes = 8\ncrossbar = \"fast\"\n", "u.toml").unwrap_err();
+        let e = e.to_string();
+        assert!(e.starts_with("u.toml:2:12: unknown variant `fast`"), "{e}");
+        assert!(e.contains("spread") && e.contains("compact"), "{e}");
     }
 }

@@ -6,13 +6,14 @@ use std::str::FromStr;
 
 use rust_hdl::prelude::*;
 
+use crate::config::CrossbarRegisters;
 use crate::config::UnitConfig;
 use crate::emit::{Design, EmitError, LaneName, ModuleKind};
 use crate::lzc::Lzc;
 use crate::reduce::Reduce;
 use crate::unit::{Unit16, Unit32, Unit4, Unit8};
 use crate::xbar::ShflXbar;
-use crate::xbar_mux::tree_registers;
+use crate::xbar_mux::{tree_registers, TreeRegisters};
 
 /// A top that can be emitted on its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,7 +147,7 @@ const SRC1_REASON: &str = "shfl reads only laneOffset, cval and segmask of each 
 /// Where the crossbar's mux trees hold their registers ([`tree_registers`]), in words.
 fn mux_registers(cfg: &UnitConfig) -> String {
     let k = cfg.log2_lanes();
-    let (at, copy) = tree_registers(cfg.registers(), k);
+    let TreeRegisters { at, copy, delay } = tree_registers(cfg.registers(), k);
     let mut places: Vec<String> = Vec::new();
     if at[0] {
         places.push("boundary 0 (words and selects before the tree)".into());
@@ -158,6 +159,9 @@ fn mux_registers(cfg: &UnitConfig) -> String {
         );
     }
     places.extend((1..k).filter(|&b| at[b]).map(|b| format!("after level {b}")));
+    if delay > 0 {
+        places.push(format!("{delay} delaying the outputs (crossbar = \"compact\")"));
+    }
     if places.is_empty() {
         "no position (combinational)".into()
     } else {
@@ -173,7 +177,11 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, ty: ModuleType) -> Modul
     // boundary 0 (before level 1) and 1..K-1 lie inside the trees; K is the unit's output register
     let regs = cfg.registers();
     let inner_stages = regs.inside_trees(k);
-    let extra = cfg.pipeline_extra.iter().map(|e| format!(", {}", e.name())).collect::<String>();
+    let mut extra =
+        cfg.pipeline_extra.iter().map(|e| format!(", {}", e.name())).collect::<String>();
+    if regs.crossbar == CrossbarRegisters::Compact {
+        extra.push_str(", crossbar = \"compact\"");
+    }
     let block_latency = || -> String {
         let text: String = match (inner_stages, cfg.pipeline_extra.is_empty()) {
             (false, true) => "combinational".into(),
@@ -248,8 +256,13 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, ty: ModuleType) -> Modul
                 hdr(
                     &format!("{} — data path of the shuffle crossbar (PISA §7.4).", w("shfl_xbar_mux")),
                     &format!(
-                        "Per lane one N:1 mux tree of 32-bit words from 2:1 muxes, level l switched by bit l-1 of the lane's\nselect (sel_i, LANE_BITS per lane, computed by shfl_xbar); the select travels beside the words through stage registers.\nRetimed: the tree holds as many registers as the configuration has boundaries inside it, placed at {}.\nNames: lv<l>_lane<i>_w<j> is word j of lane i after level l (lq after its register r); cp<l>_..._b<s> the copy switched by select copy s (byte s); sq<b>_lane<i>_b<s> select copy s of lane i after boundary b (rs its register, sc after the copy register).",
-                        mux_registers(cfg)
+                        "Per lane one N:1 mux tree of 32-bit words from 2:1 muxes, level l switched by bit l-1 of the lane's\nselect (sel_i, LANE_BITS per lane, computed by shfl_xbar); the select travels beside the words through stage registers.\nRetimed: the tree holds as many registers as the configuration has boundaries inside it, placed at {}.\nNames: lv<l>_lane<i>_w<j> is word j of lane i after level l (lq after its register r); cp<l>_..._b<s> the copy switched by select copy s (byte s); sq<b>_lane<i>_b<s> select copy s of lane i after boundary b (rs its register, sc after the copy register){}.",
+                        mux_registers(cfg),
+                        if tree_registers(regs, k).delay > 0 {
+                            "; rd<t>_lane<i> lane i's output word after delay stage t"
+                        } else {
+                            ""
+                        }
                     ),
                     if inner_stages { "one cycle per stage boundary inside the tree".into() } else { "combinational".into() },
                 ),
@@ -362,6 +375,9 @@ fn mux_lane_names(n: usize, k: usize, registered: bool) -> Vec<LaneName> {
     }
     out.push(v("sc".into(), 1, c));
     out.push(v("rsc".into(), 1, c));
+    for t in 1..=3 {
+        out.push(v(format!("rd{t}"), 1, 1));
+    }
     out
 }
 

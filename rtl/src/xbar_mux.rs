@@ -32,11 +32,16 @@
 //! register (four copies of the words, copy `g` feeding destination lanes `g*N/4 ..`, so a
 //! source bit drives a quarter of the lanes' first muxes), then after level 3. The reduction
 //! tree keeps its registers at the enabled boundaries; both have the same latency.
+//! With `crossbar = "compact"` ([`crate::config::CrossbarRegisters`]) the order is boundary 0,
+//! after level 3, then registers `rd1..rd3` that delay the trees' outputs: an 8:1 step a cycle
+//! (ECP5: 18 LUT4 per output bit through PFUMX and L6MUX21; the 32-lane crossbar of the `small`
+//! preset 20,338 LUT4 against 25,458 spread) and no copy register, for units whose clock the
+//! reduction tree sets.
 //! Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
 
 use rust_hdl::prelude::*;
 
-use crate::config::Registers;
+use crate::config::{CrossbarRegisters, Registers};
 use crate::prims::{many, on, Param, PipeReg};
 
 /// The crossbar's mux trees for `N` lanes (see the module documentation).
@@ -85,6 +90,15 @@ pub struct ShflMux<const N: usize, const K: usize, const W: usize> {
     rs2: Vec<PipeReg<Bits<K>>>,
     rs3: Vec<PipeReg<Bits<K>>>,
     rs4: Vec<PipeReg<Bits<K>>>,
+    /// The delay registers of the trees' outputs (`crossbar = "compact"`): `rd<t>` is delay
+    /// stage `t`, one word per lane.
+    rd1: Vec<PipeReg<Bits<32>>>,
+    rd2: Vec<PipeReg<Bits<32>>>,
+    rd3: Vec<PipeReg<Bits<32>>>,
+    /// `delay.0[t]` = 1 when delay stage `t` exists (`1 <= t <= 3`).
+    delay: Param<[usize; 4]>,
+    /// `last.0[t]` = 1 when the outputs come from delay stage `t` (`t = 0`: the last level).
+    last: Param<[usize; 4]>,
     /// `stage.0[b]` = 1 when a register follows tree level `b` (`1 <= b < K`; `b = 0`: before
     /// level 1).
     stage: Param<[usize; 6]>,
@@ -99,31 +113,60 @@ pub struct ShflMux<const N: usize, const K: usize, const W: usize> {
     narrow: Param<usize>,
 }
 
+/// Where the crossbar's trees hold their registers ([`tree_registers`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeRegisters {
+    /// `at[b]`: a register after level `b` (`0`: before level 1), `b < k`.
+    pub at: [bool; 6],
+    /// The copy register (four copies of the words) between boundary 0 and level 1.
+    pub copy: bool,
+    /// Registers that delay the trees' outputs (`crossbar = "compact"`), 0..=3.
+    pub delay: usize,
+}
+
 /// Where the crossbar places its stage registers: as many as `regs` enables inside the tree
-/// (boundaries `0 <= b < k`), at the positions of [`tree_registers`]'s order, not necessarily
-/// the enabled ones (the crossbar is retimed; its latency is the count).
-/// Returns the boundaries that get a register and whether the copy register is used.
-pub fn tree_registers(regs: Registers, k: usize) -> ([bool; 6], bool) {
+/// (boundaries `0 <= b < k`), at the positions of an order of its own, not necessarily the
+/// enabled ones (the crossbar is retimed; its latency is the count). `crossbar = "spread"`:
+/// boundary 0, after every second level, the copy register, after level 3 (see the module
+/// documentation). `"compact"`: boundary 0, after level 3 (when `k > 3`), then delays of the
+/// outputs.
+pub fn tree_registers(regs: Registers, k: usize) -> TreeRegisters {
     let count = regs.after_level[..k].iter().filter(|&&s| s).count();
-    // boundary 0 first (the select logic gets a cycle of its own), then after every second
-    // level (each stage a 4:1 step: two LUT4s + PFUMX on ECP5, one LUT6 on 7-series), then the
-    // copy register (the words fan out to a quarter of the lanes each), then after level 3;
     // exactly `k` places, so every count up to `k` boundaries fits
-    let order: Vec<Option<usize>> = std::iter::once(Some(0))
-        .chain((2..k).step_by(2).map(Some))
-        .chain(std::iter::once(None))
-        .chain((3..k).step_by(2).map(Some))
-        .collect();
+    let order: Vec<Place> = match regs.crossbar {
+        // boundary 0 first (the select logic gets a cycle of its own), then after every second
+        // level (each stage a 4:1 step: two LUT4s + PFUMX on ECP5, one LUT6 on 7-series), then
+        // the copy register (the words fan out to a quarter of the lanes each), then after
+        // level 3
+        CrossbarRegisters::Spread => std::iter::once(Place::At(0))
+            .chain((2..k).step_by(2).map(Place::At))
+            .chain(std::iter::once(Place::Copy))
+            .chain((3..k).step_by(2).map(Place::At))
+            .collect(),
+        // boundary 0, an 8:1 step (PFUMX + L6MUX21 on ECP5), the rest of the tree, then delays
+        CrossbarRegisters::Compact => std::iter::once(Place::At(0))
+            .chain((3..k).take(1).map(Place::At))
+            .chain(std::iter::repeat(Place::Delay))
+            .take(k)
+            .collect(),
+    };
     debug_assert_eq!(order.len(), k);
-    let mut at = [false; 6];
-    let mut copy = false;
+    let mut t = TreeRegisters { at: [false; 6], copy: false, delay: 0 };
     for &pos in order.iter().take(count) {
         match pos {
-            Some(b) => at[b] = true,
-            None => copy = true,
+            Place::At(b) => t.at[b] = true,
+            Place::Copy => t.copy = true,
+            Place::Delay => t.delay += 1,
         }
     }
-    (at, copy)
+    t
+}
+
+#[derive(Clone, Copy)]
+enum Place {
+    At(usize),
+    Copy,
+    Delay,
 }
 
 /// Words of level `l` over all lanes.
@@ -136,8 +179,10 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
     /// `b >= K` and the extra registers are not the tree's).
     pub fn new(regs: Registers) -> Self {
         assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
-        let (at, copy) = tree_registers(regs, K);
+        let TreeRegisters { at, copy, delay } = tree_registers(regs, K);
         let registered = copy || at.iter().any(|&b| b);
+        let delay_on: [usize; 4] = std::array::from_fn(|t| on(t >= 1 && delay >= t));
+        let last: [usize; 4] = std::array::from_fn(|t| on(delay == t));
         let nc = if registered { 4 } else { 1 };
         let stage = at.map(on);
         let copy = on(copy);
@@ -187,6 +232,11 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
             rs2: many(sel_bank(2)),
             rs3: many(sel_bank(3)),
             rs4: many(sel_bank(4)),
+            rd1: many(N * delay_on[1]),
+            rd2: many(N * delay_on[2]),
+            rd3: many(N * delay_on[3]),
+            delay: Param(delay_on),
+            last: Param(last),
             stage: Param(stage),
             copy: Param(copy),
             ncopy: Param(nc),
@@ -495,24 +545,77 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
             }
         }
         // ---- the last level holds one word per lane
-        for _e in 0..on(K == 2) {
+        for _e in 0..(on(K == 2) * self.last.0[0]) {
             for i in 0..N {
                 self.dst_o[i].next = self.lv2[i].val();
             }
         }
-        for _e in 0..on(K == 3) {
+        for _e in 0..(on(K == 3) * self.last.0[0]) {
             for i in 0..N {
                 self.dst_o[i].next = self.lv3[i].val();
             }
         }
-        for _e in 0..on(K == 4) {
+        for _e in 0..(on(K == 4) * self.last.0[0]) {
             for i in 0..N {
                 self.dst_o[i].next = self.lv4[i].val();
             }
         }
-        for _e in 0..on(K == 5) {
+        for _e in 0..(on(K == 5) * self.last.0[0]) {
             for i in 0..N {
                 self.dst_o[i].next = self.lv5[i].val();
+            }
+        }
+        // ---- or it is delayed (crossbar = "compact"): rd1 .. rd3
+        for _e in 0..(on(K == 2) * self.delay.0[1]) {
+            for i in 0..N {
+                self.rd1[i].d_i.next = self.lv2[i].val();
+            }
+        }
+        for _e in 0..(on(K == 3) * self.delay.0[1]) {
+            for i in 0..N {
+                self.rd1[i].d_i.next = self.lv3[i].val();
+            }
+        }
+        for _e in 0..(on(K == 4) * self.delay.0[1]) {
+            for i in 0..N {
+                self.rd1[i].d_i.next = self.lv4[i].val();
+            }
+        }
+        for _e in 0..(on(K == 5) * self.delay.0[1]) {
+            for i in 0..N {
+                self.rd1[i].d_i.next = self.lv5[i].val();
+            }
+        }
+        for _e in 0..self.delay.0[1] {
+            for i in 0..N {
+                self.rd1[i].clk_i.next = self.clk_i.val();
+            }
+        }
+        for _e in 0..self.delay.0[2] {
+            for i in 0..N {
+                self.rd2[i].clk_i.next = self.clk_i.val();
+                self.rd2[i].d_i.next = self.rd1[i].q_o.val();
+            }
+        }
+        for _e in 0..self.delay.0[3] {
+            for i in 0..N {
+                self.rd3[i].clk_i.next = self.clk_i.val();
+                self.rd3[i].d_i.next = self.rd2[i].q_o.val();
+            }
+        }
+        for _e in 0..self.last.0[1] {
+            for i in 0..N {
+                self.dst_o[i].next = self.rd1[i].q_o.val();
+            }
+        }
+        for _e in 0..self.last.0[2] {
+            for i in 0..N {
+                self.dst_o[i].next = self.rd2[i].q_o.val();
+            }
+        }
+        for _e in 0..self.last.0[3] {
+            for i in 0..N {
+                self.dst_o[i].next = self.rd3[i].q_o.val();
             }
         }
     }
@@ -520,7 +623,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
 
 #[cfg(test)]
 mod tests {
-    use super::{tree_registers, Registers};
+    use super::{tree_registers, CrossbarRegisters, Registers, TreeRegisters};
 
     fn with(at: &[usize]) -> Registers {
         let mut s = Registers::NONE;
@@ -542,7 +645,8 @@ mod tests {
             (&[0, 1, 2, 3, 4, 5], [true, false, true, true, true, false], true),
         ];
         for (at, want, copy) in order {
-            assert_eq!(tree_registers(with(at), 5), (want, copy), "{at:?}");
+            let t = tree_registers(with(at), 5);
+            assert_eq!((t.at, t.copy, t.delay), (want, copy, 0), "{at:?}");
         }
         // boundary K (the outputs) and the extras are not the crossbar's to place
         let all_extras = Registers {
@@ -553,11 +657,30 @@ mod tests {
             input: true,
             ..with(&[5])
         };
-        assert_eq!(tree_registers(all_extras, 5), ([false; 6], false));
-        // 4 lanes: boundary 0, then the copy register
         assert_eq!(
-            tree_registers(with(&[0, 1]), 2),
-            ([true, false, false, false, false, false], true)
+            tree_registers(all_extras, 5),
+            TreeRegisters { at: [false; 6], copy: false, delay: 0 }
         );
+        // 4 lanes: boundary 0, then the copy register
+        let t = tree_registers(with(&[0, 1]), 2);
+        assert_eq!((t.at, t.copy, t.delay), ([true, false, false, false, false, false], true, 0));
+    }
+
+    #[test]
+    fn compact_keeps_the_count_with_two_in_the_tree_and_the_rest_as_delays() {
+        let compact = |at: &[usize]| Registers { crossbar: CrossbarRegisters::Compact, ..with(at) };
+        let t = |at: &[usize], k| {
+            let t = tree_registers(compact(at), k);
+            ((0..k).filter(|&b| t.at[b]).collect::<Vec<_>>(), t.copy, t.delay)
+        };
+        // 32 lanes: boundary 0, after level 3, then delays; the outputs' boundary is not its own
+        assert_eq!(t(&[], 5), (vec![], false, 0));
+        assert_eq!(t(&[4], 5), (vec![0], false, 0));
+        assert_eq!(t(&[1, 2, 5], 5), (vec![0, 3], false, 0));
+        assert_eq!(t(&[0, 1, 2, 3, 4, 5], 5), (vec![0, 3], false, 3));
+        // 16 lanes: after level 3 is inside the tree; 8 lanes: it is the outputs, so delays
+        assert_eq!(t(&[0, 1, 2, 3], 4), (vec![0, 3], false, 2));
+        assert_eq!(t(&[0, 1, 2], 3), (vec![0], false, 2));
+        assert_eq!(t(&[0, 1], 2), (vec![0], false, 1));
     }
 }

@@ -76,6 +76,19 @@ fn the_presets() {
     }
 }
 
+/// `crossbar = "compact"` (two registers in the crossbar's trees, the rest delaying its
+/// outputs) at 16 and 8 lanes.
+#[test]
+fn compact_crossbar_units() {
+    for text in [
+        "lanes = 16\npipeline_at = [0, 1, 2, 3]\ncrossbar = \"compact\"\n",
+        "lanes = 8\npipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\"]\ncrossbar = \"compact\"\n",
+    ] {
+        let cfg = UnitConfig::from_toml(text, "t").unwrap();
+        pass(&cfg, 60_000, 90 + cfg.lanes as u64);
+    }
+}
+
 #[test]
 fn small_lane_units() {
     for (l, p) in [(4, 0), (4, 1), (8, 0), (8, 2), (16, 1)] {
