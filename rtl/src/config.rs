@@ -47,8 +47,9 @@
 //! - `"compact"`: at most two in the trees, before level 1 and after level 3 (an 8:1 step, then
 //!   the rest of the tree), the others delay the trees' outputs. The mux trees keep the 8:1
 //!   steps synthesis packs best (ECP5: 18 LUT4 per output bit through PFUMX and L6MUX21,
-//!   against 24 for `"spread"`'s 4:1 steps) and hold fewer flip-flops: for a unit whose clock
-//!   the reduction tree sets anyway (the `small` preset, docs/qor.md).
+//!   against 24 for `"spread"`'s 4:1 steps) and hold fewer flip-flops, at the cost of longer
+//!   paths in the crossbar and a placement that moves with it (`fpga/configs/small_compact.toml`:
+//!   13 % fewer LUT4 than the `small` preset, 100 MHz on three of five placer seeds; docs/qor.md).
 
 use serde::{Deserialize, Serialize};
 

@@ -77,14 +77,18 @@ fn the_presets() {
 }
 
 /// `crossbar = "compact"` (two registers in the crossbar's trees, the rest delaying its
-/// outputs) at 16 and 8 lanes.
+/// outputs) at 16 and 8 lanes, and the 32-lane design point `fpga/configs/small_compact.toml`.
 #[test]
 fn compact_crossbar_units() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../fpga/configs/small_compact.toml");
+    let file = std::fs::read_to_string(path).unwrap();
     for text in [
         "lanes = 16\npipeline_at = [0, 1, 2, 3]\ncrossbar = \"compact\"\n",
         "lanes = 8\npipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\"]\ncrossbar = \"compact\"\n",
+        &file,
     ] {
         let cfg = UnitConfig::from_toml(text, "t").unwrap();
+        assert_eq!(cfg.crossbar, pisa_rtl::config::CrossbarRegisters::Compact);
         pass(&cfg, 60_000, 90 + cfg.lanes as u64);
     }
 }
