@@ -160,7 +160,7 @@ fn mux_registers(cfg: &UnitConfig) -> String {
     }
     places.extend((1..k).filter(|&b| at[b]).map(|b| format!("after level {b}")));
     if delay > 0 {
-        places.push(format!("{delay} delaying the outputs (crossbar = \"compact\")"));
+        places.push(format!("{delay} delay registers on the outputs (crossbar = \"compact\")"));
     }
     if places.is_empty() {
         "no position (combinational)".into()
