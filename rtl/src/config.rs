@@ -312,7 +312,6 @@ impl UnitConfig {
             input: self.pipeline_extra.contains(&Extra::Input),
             ..Registers::NONE
         };
-
         match &self.pipeline_at {
             Some(at) => at.iter().for_each(|&b| s.after_level[b] = true),
             None => {

@@ -144,10 +144,9 @@ impl ModuleType {
 
 const SRC1_REASON: &str = "shfl reads only laneOffset, cval and segmask of each lane's src1 (bits [k-1:0], [8+k-1:8], [16+k-1:16], k = log2(LANES)); PISA §7.4 ignores the other bits";
 
-/// Where the crossbar's mux trees hold their registers ([`tree_registers`]), in words.
-fn mux_registers(cfg: &UnitConfig) -> String {
-    let k = cfg.log2_lanes();
-    let TreeRegisters { at, copy, delay } = tree_registers(cfg.registers(), k);
+/// Where the crossbar's mux trees of `k` levels hold their registers ([`tree_registers`]), in
+/// words.
+fn mux_registers(TreeRegisters { at, copy, delay }: TreeRegisters, k: usize) -> String {
     let mut places: Vec<String> = Vec::new();
     if at[0] {
         places.push("boundary 0 (words and selects before the tree)".into());
@@ -177,6 +176,7 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, ty: ModuleType) -> Modul
     // boundary 0 (before level 1) and 1..K-1 lie inside the trees; K is the unit's output register
     let regs = cfg.registers();
     let inner_stages = regs.inside_trees(k);
+    let tree = tree_registers(regs, k);
     let mut extra =
         cfg.pipeline_extra.iter().map(|e| format!(", {}", e.name())).collect::<String>();
     if regs.crossbar == CrossbarRegisters::Compact {
@@ -257,8 +257,8 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, ty: ModuleType) -> Modul
                     &format!("{} — data path of the shuffle crossbar (PISA §7.4).", w("shfl_xbar_mux")),
                     &format!(
                         "Per lane one N:1 mux tree of 32-bit words from 2:1 muxes, level l switched by bit l-1 of the lane's\nselect (sel_i, LANE_BITS per lane, computed by shfl_xbar); the select travels beside the words through stage registers.\nRetimed: the tree holds as many registers as the configuration has boundaries inside it, placed at {}.\nNames: lv<l>_lane<i>_w<j> is word j of lane i after level l (lq after its register r); cp<l>_..._b<s> the copy switched by select copy s (byte s); sq<b>_lane<i>_b<s> select copy s of lane i after boundary b (rs its register, sc after the copy register){}.",
-                        mux_registers(cfg),
-                        if tree_registers(regs, k).delay > 0 {
+                        mux_registers(tree, k),
+                        if tree.delay > 0 {
                             "; rd<t>_lane<i> lane i's output word after delay stage t"
                         } else {
                             ""

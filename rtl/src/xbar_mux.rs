@@ -95,10 +95,10 @@ pub struct ShflMux<const N: usize, const K: usize, const W: usize> {
     rd1: Vec<PipeReg<Bits<32>>>,
     rd2: Vec<PipeReg<Bits<32>>>,
     rd3: Vec<PipeReg<Bits<32>>>,
-    /// `delay.0[t]` = 1 when delay stage `t` exists (`1 <= t <= 3`).
-    delay: Param<[usize; 4]>,
-    /// `last.0[t]` = 1 when the outputs come from delay stage `t` (`t = 0`: the last level).
-    last: Param<[usize; 4]>,
+    /// `delay.0[t]` = 1 when delay stage `t` exists (`1 <= t <= 3`; `[0]` is 1): the outputs
+    /// come from the last stage that exists (`delay.0[t] - delay.0[t + 1]`, `t = 0`: the last
+    /// level).
+    delay: Param<[usize; 5]>,
     /// `stage.0[b]` = 1 when a register follows tree level `b` (`1 <= b < K`; `b = 0`: before
     /// level 1).
     stage: Param<[usize; 6]>,
@@ -145,7 +145,7 @@ pub fn tree_registers(regs: Registers, k: usize) -> TreeRegisters {
             .collect(),
         // boundary 0, an 8:1 step (PFUMX + L6MUX21 on ECP5), the rest of the tree, then delays
         CrossbarRegisters::Compact => std::iter::once(Place::At(0))
-            .chain((3..k).take(1).map(Place::At))
+            .chain((k > 3).then_some(Place::At(3)))
             .chain(std::iter::repeat(Place::Delay))
             .take(k)
             .collect(),
@@ -181,8 +181,7 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
         assert!(N.is_power_of_two() && 1 << K == N && W == 32 * N && (4..=32).contains(&N));
         let TreeRegisters { at, copy, delay } = tree_registers(regs, K);
         let registered = copy || at.iter().any(|&b| b);
-        let delay_on: [usize; 4] = std::array::from_fn(|t| on(t >= 1 && delay >= t));
-        let last: [usize; 4] = std::array::from_fn(|t| on(delay == t));
+        let delay_on: [usize; 5] = std::array::from_fn(|t| on(delay >= t));
         let nc = if registered { 4 } else { 1 };
         let stage = at.map(on);
         let copy = on(copy);
@@ -236,7 +235,6 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
             rd2: many(N * delay_on[2]),
             rd3: many(N * delay_on[3]),
             delay: Param(delay_on),
-            last: Param(last),
             stage: Param(stage),
             copy: Param(copy),
             ncopy: Param(nc),
@@ -545,22 +543,22 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
             }
         }
         // ---- the last level holds one word per lane
-        for _e in 0..(on(K == 2) * self.last.0[0]) {
+        for _e in 0..(on(K == 2) * (1 - self.delay.0[1])) {
             for i in 0..N {
                 self.dst_o[i].next = self.lv2[i].val();
             }
         }
-        for _e in 0..(on(K == 3) * self.last.0[0]) {
+        for _e in 0..(on(K == 3) * (1 - self.delay.0[1])) {
             for i in 0..N {
                 self.dst_o[i].next = self.lv3[i].val();
             }
         }
-        for _e in 0..(on(K == 4) * self.last.0[0]) {
+        for _e in 0..(on(K == 4) * (1 - self.delay.0[1])) {
             for i in 0..N {
                 self.dst_o[i].next = self.lv4[i].val();
             }
         }
-        for _e in 0..(on(K == 5) * self.last.0[0]) {
+        for _e in 0..(on(K == 5) * (1 - self.delay.0[1])) {
             for i in 0..N {
                 self.dst_o[i].next = self.lv5[i].val();
             }
@@ -603,17 +601,17 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 self.rd3[i].d_i.next = self.rd2[i].q_o.val();
             }
         }
-        for _e in 0..self.last.0[1] {
+        for _e in 0..(self.delay.0[1] - self.delay.0[2]) {
             for i in 0..N {
                 self.dst_o[i].next = self.rd1[i].q_o.val();
             }
         }
-        for _e in 0..self.last.0[2] {
+        for _e in 0..(self.delay.0[2] - self.delay.0[3]) {
             for i in 0..N {
                 self.dst_o[i].next = self.rd2[i].q_o.val();
             }
         }
-        for _e in 0..self.last.0[3] {
+        for _e in 0..(self.delay.0[3] - self.delay.0[4]) {
             for i in 0..N {
                 self.dst_o[i].next = self.rd3[i].q_o.val();
             }
