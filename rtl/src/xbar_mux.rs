@@ -543,22 +543,22 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
             }
         }
         // ---- the last level holds one word per lane
-        for _e in 0..(on(K == 2) * (1 - self.delay.0[1])) {
+        for _e in 0..(on(K == 2) * (self.delay.0[0] - self.delay.0[1])) {
             for i in 0..N {
                 self.dst_o[i].next = self.lv2[i].val();
             }
         }
-        for _e in 0..(on(K == 3) * (1 - self.delay.0[1])) {
+        for _e in 0..(on(K == 3) * (self.delay.0[0] - self.delay.0[1])) {
             for i in 0..N {
                 self.dst_o[i].next = self.lv3[i].val();
             }
         }
-        for _e in 0..(on(K == 4) * (1 - self.delay.0[1])) {
+        for _e in 0..(on(K == 4) * (self.delay.0[0] - self.delay.0[1])) {
             for i in 0..N {
                 self.dst_o[i].next = self.lv4[i].val();
             }
         }
-        for _e in 0..(on(K == 5) * (1 - self.delay.0[1])) {
+        for _e in 0..(on(K == 5) * (self.delay.0[0] - self.delay.0[1])) {
             for i in 0..N {
                 self.dst_o[i].next = self.lv5[i].val();
             }

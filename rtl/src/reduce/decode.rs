@@ -13,9 +13,9 @@ use super::RedCtl;
 pub struct ReduceDecode {
     pub op_i: Signal<In, Bits<8>>,
     pub ctl_o: Signal<Out, RedCtl>,
-    /// The controls formed field by field, then driven onto `ctl_o` as one word (a simulator
-    /// keeps a local in a register; field writes to the port cost Verilator a read-modify-write
-    /// of the model's state each, 4-5 % of a co-simulated case).
+    /// The controls formed field by field, then driven onto `ctl_o` as one word: Verilator keeps
+    /// a local in a register, where each field written to the port was a read-modify-write of
+    /// the model's state (docs/qor.md, "Co-simulation throughput").
     ctl: Signal<Local, RedCtl>,
     class_fred: Constant<Bits<2>>,
     f_min: Constant<Bits<2>>,
