@@ -12,7 +12,6 @@
 pub mod html;
 pub mod report;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -31,6 +30,8 @@ use crate::unit::{PortIn, PortOut, RtlUnit, SimError};
 /// Cases per block: the unit of work of one thread and of one call into the model.
 pub const BLOCK: u64 = 4096;
 const BUBBLE_SALT: u64 = 0xB0B5_1DE5;
+/// Coverage bins by [`bin_index`]: opcode x participation class x segmask class.
+const BINS: usize = 256 * 4 * 8;
 
 /// What to run.
 pub struct Options<'a> {
@@ -149,6 +150,8 @@ struct Block<const N: usize> {
     want: Vec<SgOutputs<N>>,
     bubble: Vec<bool>,
     got: Vec<SgOutputs<N>>,
+    /// Coverage counts by [`bin_index`], zero between blocks.
+    counts: Vec<u64>,
 }
 
 impl<const N: usize> Block<N> {
@@ -161,6 +164,7 @@ impl<const N: usize> Block<N> {
             want: vec![],
             bubble: vec![],
             got: vec![],
+            counts: vec![0; BINS],
         }
     }
 
@@ -217,14 +221,18 @@ fn run_block<const N: usize>(
     cases.got = got;
     let bad = (0..cases.inp.len()).find(|&i| !cases.got[i].agrees_with(&cases.want[i]));
     let counted = bad.map_or(cases.inp.len(), |i| i + 1);
-    let mut counts: BTreeMap<usize, u64> = BTreeMap::new();
     let mut reserved_cases = 0;
     for (op, inp) in cases.op[..counted].iter().zip(&cases.inp) {
         match op {
-            Some(op) => *counts.entry(bin_index(&classify::<N>(*op, inp))).or_insert(0) += 1,
+            Some(op) => cases.counts[bin_index(&classify::<N>(*op, inp))] += 1,
             None => reserved_cases += 1,
         }
     }
+    // the bins this block hit, in index order; the array is zero again for the next block
+    let counts: Vec<(usize, u64)> = (cases.counts.iter_mut().enumerate())
+        .filter(|(_, c)| **c > 0)
+        .map(|(i, c)| (i, std::mem::take(c)))
+        .collect();
     let bad = bad.map(|i| {
         let got = PortOut { dst: cases.got[i].dst.to_vec(), wen: cases.got[i].wen };
         (cases.case(i), got)
@@ -233,7 +241,7 @@ fn run_block<const N: usize>(
         block: b,
         cases: counted as u64,
         reserved: reserved_cases,
-        counts: counts.into_iter().collect(),
+        counts,
         bad,
         cycles: unit.cycles() - start_cycles,
     }
@@ -297,7 +305,7 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options<'_>) -> Result<Report, Si
     results.sort_by_key(|r| r.block);
     let stop = stop.into_inner();
     let results: Vec<BlockResult<N>> = results.into_iter().filter(|r| r.block <= stop).collect();
-    let mut counts = vec![0u64; 256 * 4 * 8];
+    let mut counts = vec![0u64; BINS];
     let (mut cases, mut reserved_cases, mut cycles) = (0, 0, 0);
     let mut bad = None;
     for r in results {
