@@ -125,11 +125,6 @@ fn port<const N: usize>(c: &Case<N>) -> PortIn<'_> {
     }
 }
 
-fn agrees(got_dst: &[u32], got_wen: u32, want_dst: &[u32], want_wen: u32) -> bool {
-    got_wen == want_wen
-        && (0..want_dst.len()).all(|l| want_wen >> l & 1 == 0 || got_dst[l] == want_dst[l])
-}
-
 /// What one block found: its coverage counts (up to its first mismatch), and that mismatch.
 struct BlockResult<const N: usize> {
     block: u64,
@@ -432,7 +427,8 @@ pub fn run_with_corrupted_model<const N: usize>(
             corrupt(op, &mut c.want);
         }
         let got = unit.run_one(&port(&c));
-        if !agrees(&got.dst, got.wen, &c.want.dst, c.want.wen) {
+        let got_out = SgOutputs::<N> { dst: std::array::from_fn(|l| got.dst[l]), wen: got.wen };
+        if !got_out.agrees_with(&c.want) {
             let m = mismatch(cfg, o, &c, got)?;
             return Ok(Report::single(cfg, o, i + 1, vec![m]));
         }
