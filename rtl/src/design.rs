@@ -110,8 +110,8 @@ impl ModuleType {
             (T::Xbar, "mux") => T::XbarMux,
             (T::Reduce, "dec") => T::ReduceDecode,
             (T::Reduce, "leaves") => T::ReduceLeaf,
-            (T::Reduce, "n1" | "n2" | "n3" | "n4" | "n5") => T::ReduceNode,
-            (T::Reduce, "pick1" | "pick2" | "pick3" | "pick4" | "pickl") => T::ReducePick,
+            (T::Reduce, "n") => T::ReduceNode,
+            (T::Reduce, "pick" | "pickl") => T::ReducePick,
             (T::Reduce, "root") => T::ReduceRoot,
             (T::ReduceNode, "sumsel") => T::ReduceSumSel,
             _ => return None,
@@ -119,7 +119,7 @@ impl ModuleType {
     }
 
     /// The type of the module instance at rust-hdl hierarchy path `path` (`top`, then one
-    /// field name per level, array indices between them: `top$reduce$n1$0`) under a `top` of
+    /// field name per level, array indices between them: `top$reduce$n$1$0`) under a `top` of
     /// type [`ModuleType::of_top`]; `body` is its rust-hdl text. A path that names no known
     /// block is an error, never a default.
     pub fn of_instance(top: BlockName, path: &str, body: &str) -> Result<ModuleType, EmitError> {
@@ -352,7 +352,13 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, ty: ModuleType) -> Modul
         ),
     };
     let lane_names = if ty == T::XbarMux { mux_lane_names(n, k, inner_stages) } else { Vec::new() };
-    ModuleKind { name, doc, waivers, parameterised: width_named, lane_names }
+    // the fields indexed by tree level first (`rtl/src/reduce/tree.rs`, `rtl/src/xbar_mux.rs`)
+    let level_vectors = match ty {
+        T::Reduce => vec!["n", "lq", "cq", "r", "rc", "pick", "p", "pc"],
+        T::XbarMux => vec!["lv", "cp", "lq", "sq", "r", "rs", "rd"],
+        _ => Vec::new(),
+    };
+    ModuleKind { name, doc, waivers, parameterised: width_named, lane_names, level_vectors }
 }
 
 /// The crossbar mux tree's signal vectors by lane (`rtl/src/xbar_mux.rs`): after level `l`
@@ -439,11 +445,11 @@ mod tests {
     fn instances_resolve_through_their_parents_types() {
         let of = |top, path| ModuleType::of_instance(top, path, "always @(*) begin end");
         assert_eq!(of(BlockName::Unit, "top").unwrap(), ModuleType::Unit);
-        assert_eq!(of(BlockName::Unit, "top$reduce$n3$1").unwrap(), ModuleType::ReduceNode);
-        assert_eq!(of(BlockName::Reduce, "top$n3$1$sumsel$2").unwrap(), ModuleType::ReduceSumSel);
+        assert_eq!(of(BlockName::Unit, "top$reduce$n$3$1").unwrap(), ModuleType::ReduceNode);
+        assert_eq!(of(BlockName::Reduce, "top$n$3$1$sumsel$2").unwrap(), ModuleType::ReduceSumSel);
         assert_eq!(of(BlockName::Xbar, "top$mux").unwrap(), ModuleType::XbarMux);
         // a field of another block's name is not taken for it
-        assert!(matches!(of(BlockName::Unit, "top$n3$1"), Err(EmitError::UnknownModule(_))));
+        assert!(matches!(of(BlockName::Unit, "top$n$3$1"), Err(EmitError::UnknownModule(_))));
         assert!(matches!(
             of(BlockName::Unit, "top$xbar$leaves$0"),
             Err(EmitError::UnknownModule(_))

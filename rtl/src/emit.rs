@@ -62,6 +62,9 @@ pub struct ModuleKind {
     pub parameterised: bool,
     /// Vectors of per-lane signals renamed by where they sit (see [`LaneName`]).
     pub lane_names: Vec<LaneName>,
+    /// Fields indexed by tree level first (`n: Vec<Vec<ReduceNode>>`, `n[b][j]`): rust-hdl
+    /// names element `j` of level `b` `n$b$j`, emitted as `n<b>_<j>` (see [`level_names`]).
+    pub level_vectors: Vec<&'static str>,
 }
 
 /// A vector of signals `<base>_<x>` (and the instances and stub signals named after them)
@@ -300,6 +303,17 @@ fn d_width(body: &str) -> usize {
     }
 }
 
+/// Names the elements of vectors indexed by tree level first (`bases`) by their level:
+/// rust-hdl's `n$2$5` (level 2, node 5) becomes `n2$5`, so the Verilog reads `n2_5` as it
+/// would with one field per level.
+fn level_names(body: &str, bases: &[&str]) -> String {
+    if bases.is_empty() {
+        return body.to_string();
+    }
+    let re = Regex::new(&format!(r"\b({})\$(\d+)\$", bases.join("|"))).expect("regex");
+    re.replace_all(body, "${1}${2}$$").into_owned()
+}
+
 /// Replaces `$` inside identifiers by `_`, refusing collisions.
 fn rename_dollars(module: &str, body: &str) -> Result<String, EmitError> {
     let ident = Regex::new(r"[A-Za-z_][A-Za-z0-9_$]*").expect("regex");
@@ -330,7 +344,7 @@ fn rename_dollars(module: &str, body: &str) -> Result<String, EmitError> {
 
 impl Design {
     /// Emits `block` and cleans the text. `kind(path, body)` names and documents the module
-    /// instance at hierarchy path `path` (`top`, `top$reduce$n1$0`) whose rust-hdl text is
+    /// instance at hierarchy path `path` (`top`, `top$reduce$n$1$0`) whose rust-hdl text is
     /// `body`, or refuses it with an error.
     pub fn from_block<B: Block>(
         block: &B,
@@ -361,6 +375,7 @@ impl Design {
             });
             let body = body.replacen(&format!("module {path}("), "module @NAME@(", 1);
             let body = zero_extend_casts(&fold_indices(&body));
+            let body = level_names(&body, &k.level_vectors);
             let body = rename_dollars(&k.name, &body)?;
             let body = forward_clock_and_reset(&body);
             let (body, param) = if k.parameterised {

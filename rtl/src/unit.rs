@@ -33,6 +33,7 @@
 //! own copy of op, the masks and valid, so no opcode bit is decoded once for all 32 lanes. With
 //! `root`, the reduction gives one result per four lanes (`results_o`, one root each).
 
+use pisa_hdl_gen::hdl_gen;
 use rust_hdl::prelude::*;
 use seq_macro::seq;
 
@@ -210,6 +211,12 @@ macro_rules! unit {
 
         impl $unit {
             pub const LANES: usize = $n;
+
+            /// The stage registers at boundaries `from .. to`: where a register bank's entries
+            /// for boundary `to` start (`creg` counts from boundary 1, `kreg` from 0).
+            fn registers_in(&self, from: usize, to: usize) -> usize {
+                self.stage.0[from..to].iter().sum()
+            }
 
             /// `regs.after_level[b]`: register after tree level `b` (`b = K`: the outputs);
             /// the other fields: the `pipeline_extra` registers.
@@ -453,57 +460,20 @@ macro_rules! unit {
                     self.cq[0].next = self.c0x.val();
                     self.vq[0].next = self.v0x.val();
                 }
-                for r in 0..self.stage.0[1] {
-                    self.creg[r].clk_i.next = self.clk_i.val();
-                    self.creg[r].d_i.next = self.cq[0].val();
-                    self.cq[1].next = self.creg[r].q_o.val();
-                    self.vreg[r].clk_i.next = self.clk_i.val();
-                    self.vreg[r].rst_ni.next = self.rst_ni.val();
-                    self.vreg[r].d_i.next = self.vq[0].val();
-                    self.vq[1].next = self.vreg[r].q_o.val();
-                }
-                for _e in 0..(on($k > 1) - self.stage.0[1]) {
-                    self.cq[1].next = self.cq[0].val();
-                    self.vq[1].next = self.vq[0].val();
-                }
-                for r in self.stage.0[1]..(self.stage.0[1] + self.stage.0[2] * on($k > 2)) {
-                    self.creg[r].clk_i.next = self.clk_i.val();
-                    self.creg[r].d_i.next = self.cq[1].val();
-                    self.cq[2].next = self.creg[r].q_o.val();
-                    self.vreg[r].clk_i.next = self.clk_i.val();
-                    self.vreg[r].rst_ni.next = self.rst_ni.val();
-                    self.vreg[r].d_i.next = self.vq[1].val();
-                    self.vq[2].next = self.vreg[r].q_o.val();
-                }
-                for _e in 0..(on($k > 2) * (1 - self.stage.0[2])) {
-                    self.cq[2].next = self.cq[1].val();
-                    self.vq[2].next = self.vq[1].val();
-                }
-                for r in (self.stage.0[1] + self.stage.0[2])..(self.stage.0[1] + self.stage.0[2] + self.stage.0[3] * on($k > 3)) {
-                    self.creg[r].clk_i.next = self.clk_i.val();
-                    self.creg[r].d_i.next = self.cq[2].val();
-                    self.cq[3].next = self.creg[r].q_o.val();
-                    self.vreg[r].clk_i.next = self.clk_i.val();
-                    self.vreg[r].rst_ni.next = self.rst_ni.val();
-                    self.vreg[r].d_i.next = self.vq[2].val();
-                    self.vq[3].next = self.vreg[r].q_o.val();
-                }
-                for _e in 0..(on($k > 3) * (1 - self.stage.0[3])) {
-                    self.cq[3].next = self.cq[2].val();
-                    self.vq[3].next = self.vq[2].val();
-                }
-                for r in (self.stage.0[1] + self.stage.0[2] + self.stage.0[3])..(self.stage.0[1] + self.stage.0[2] + self.stage.0[3] + self.stage.0[4] * on($k > 4)) {
-                    self.creg[r].clk_i.next = self.clk_i.val();
-                    self.creg[r].d_i.next = self.cq[3].val();
-                    self.cq[4].next = self.creg[r].q_o.val();
-                    self.vreg[r].clk_i.next = self.clk_i.val();
-                    self.vreg[r].rst_ni.next = self.rst_ni.val();
-                    self.vreg[r].d_i.next = self.vq[3].val();
-                    self.vq[4].next = self.vreg[r].q_o.val();
-                }
-                for _e in 0..(on($k > 4) * (1 - self.stage.0[4])) {
-                    self.cq[4].next = self.cq[3].val();
-                    self.vq[4].next = self.vq[3].val();
+                for b in 1..$k {
+                    for r in self.registers_in(1, b)..self.registers_in(1, b + 1) {
+                        self.creg[r].clk_i.next = self.clk_i.val();
+                        self.creg[r].d_i.next = self.cq[b - 1].val();
+                        self.cq[b].next = self.creg[r].q_o.val();
+                        self.vreg[r].clk_i.next = self.clk_i.val();
+                        self.vreg[r].rst_ni.next = self.rst_ni.val();
+                        self.vreg[r].d_i.next = self.vq[b - 1].val();
+                        self.vq[b].next = self.vreg[r].q_o.val();
+                    }
+                    for _e in 0..(1 - self.stage.0[b]) {
+                        self.cq[b].next = self.cq[b - 1].val();
+                        self.vq[b].next = self.vq[b - 1].val();
+                    }
                 }
                 // ---- the class, one copy per lane, through the same boundaries
                 for r in 0..self.stage.0[0] {
@@ -518,52 +488,18 @@ macro_rules! unit {
                         self.kq[i].next = self.clsx.val();
                     }
                 }
-                for r in (self.stage.0[0])..(self.stage.0[0] + self.stage.0[1] * on($k > 1)) {
-                    for i in 0..$n {
-                        self.kreg[r * $n + i].clk_i.next = self.clk_i.val();
-                        self.kreg[r * $n + i].d_i.next = self.kq[0 * $n + i].val();
-                        self.kq[1 * $n + i].next = self.kreg[r * $n + i].q_o.val();
+                for b in 1..$k {
+                    for r in self.registers_in(0, b)..self.registers_in(0, b + 1) {
+                        for i in 0..$n {
+                            self.kreg[r * $n + i].clk_i.next = self.clk_i.val();
+                            self.kreg[r * $n + i].d_i.next = self.kq[(b - 1) * $n + i].val();
+                            self.kq[b * $n + i].next = self.kreg[r * $n + i].q_o.val();
+                        }
                     }
-                }
-                for _e in 0..(on($k > 1) * (1 - self.stage.0[1])) {
-                    for i in 0..$n {
-                        self.kq[1 * $n + i].next = self.kq[0 * $n + i].val();
-                    }
-                }
-                for r in (self.stage.0[0] + self.stage.0[1])..(self.stage.0[0] + self.stage.0[1] + self.stage.0[2] * on($k > 2)) {
-                    for i in 0..$n {
-                        self.kreg[r * $n + i].clk_i.next = self.clk_i.val();
-                        self.kreg[r * $n + i].d_i.next = self.kq[1 * $n + i].val();
-                        self.kq[2 * $n + i].next = self.kreg[r * $n + i].q_o.val();
-                    }
-                }
-                for _e in 0..(on($k > 2) * (1 - self.stage.0[2])) {
-                    for i in 0..$n {
-                        self.kq[2 * $n + i].next = self.kq[1 * $n + i].val();
-                    }
-                }
-                for r in (self.stage.0[0] + self.stage.0[1] + self.stage.0[2])..(self.stage.0[0] + self.stage.0[1] + self.stage.0[2] + self.stage.0[3] * on($k > 3)) {
-                    for i in 0..$n {
-                        self.kreg[r * $n + i].clk_i.next = self.clk_i.val();
-                        self.kreg[r * $n + i].d_i.next = self.kq[2 * $n + i].val();
-                        self.kq[3 * $n + i].next = self.kreg[r * $n + i].q_o.val();
-                    }
-                }
-                for _e in 0..(on($k > 3) * (1 - self.stage.0[3])) {
-                    for i in 0..$n {
-                        self.kq[3 * $n + i].next = self.kq[2 * $n + i].val();
-                    }
-                }
-                for r in (self.stage.0[0] + self.stage.0[1] + self.stage.0[2] + self.stage.0[3])..(self.stage.0[0] + self.stage.0[1] + self.stage.0[2] + self.stage.0[3] + self.stage.0[4] * on($k > 4)) {
-                    for i in 0..$n {
-                        self.kreg[r * $n + i].clk_i.next = self.clk_i.val();
-                        self.kreg[r * $n + i].d_i.next = self.kq[3 * $n + i].val();
-                        self.kq[4 * $n + i].next = self.kreg[r * $n + i].q_o.val();
-                    }
-                }
-                for _e in 0..(on($k > 4) * (1 - self.stage.0[4])) {
-                    for i in 0..$n {
-                        self.kq[4 * $n + i].next = self.kq[3 * $n + i].val();
+                    for _e in 0..(1 - self.stage.0[b]) {
+                        for i in 0..$n {
+                            self.kq[b * $n + i].next = self.kq[(b - 1) * $n + i].val();
+                        }
                     }
                 }
                 // ---- with "pick": the reduction's pick registers add `pk` cycles; the crossbar's

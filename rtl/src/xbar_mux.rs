@@ -39,6 +39,7 @@
 //! one) and no copy register.
 //! Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
 
+use pisa_hdl_gen::hdl_gen;
 use rust_hdl::prelude::*;
 
 use crate::config::{CrossbarRegisters, Registers};
@@ -62,39 +63,22 @@ pub struct ShflMux<const N: usize, const K: usize, const W: usize> {
     rsc: Vec<PipeReg<Bits<K>>>,
     /// Byte masks 0xff << 8s: byte `s` of every tree word is switched by select copy `s`.
     byte: Vec<Constant<Bits<32>>>,
-    sq0: Vec<Signal<Local, Bits<K>>>,
     r0: Vec<PipeReg<Bits<W>>>,
     rs0: Vec<PipeReg<Bits<K>>>,
-    lv1: Vec<Signal<Local, Bits<32>>>,
-    cp1: Vec<Signal<Local, Bits<32>>>,
-    lv2: Vec<Signal<Local, Bits<32>>>,
-    cp2: Vec<Signal<Local, Bits<32>>>,
-    lv3: Vec<Signal<Local, Bits<32>>>,
-    cp3: Vec<Signal<Local, Bits<32>>>,
-    lv4: Vec<Signal<Local, Bits<32>>>,
-    cp4: Vec<Signal<Local, Bits<32>>>,
-    lv5: Vec<Signal<Local, Bits<32>>>,
-    cp5: Vec<Signal<Local, Bits<32>>>,
-    /// Level words and select bits after the optional register following level `b`.
-    lq1: Vec<Signal<Local, Bits<32>>>,
-    lq2: Vec<Signal<Local, Bits<32>>>,
-    lq3: Vec<Signal<Local, Bits<32>>>,
-    lq4: Vec<Signal<Local, Bits<32>>>,
-    sq1: Vec<Signal<Local, Bits<K>>>,
-    sq2: Vec<Signal<Local, Bits<K>>>,
-    sq3: Vec<Signal<Local, Bits<K>>>,
-    sq4: Vec<Signal<Local, Bits<K>>>,
-    r2: Vec<PipeReg<Bits<32>>>,
-    r3: Vec<PipeReg<Bits<32>>>,
-    r4: Vec<PipeReg<Bits<32>>>,
-    rs2: Vec<PipeReg<Bits<K>>>,
-    rs3: Vec<PipeReg<Bits<K>>>,
-    rs4: Vec<PipeReg<Bits<K>>>,
-    /// The delay registers of the trees' outputs (`crossbar = "compact"`): `rd<t>` is delay
-    /// stage `t`, one word per lane.
-    rd1: Vec<PipeReg<Bits<32>>>,
-    rd2: Vec<PipeReg<Bits<32>>>,
-    rd3: Vec<PipeReg<Bits<32>>>,
+    /// Per tree level `b` (the outer index; `[0]` unused): its words, one per lane and node
+    /// (`lv`), and with the byte copies the per-byte muxes that form them (`cp`).
+    lv: Vec<Vec<Signal<Local, Bits<32>>>>,
+    cp: Vec<Vec<Signal<Local, Bits<32>>>>,
+    /// Level words (`lq`, `1 <= b < K`) and select copies (`sq`, `0 <= b < K`; `[0]`: after
+    /// boundary 0) after the optional register following level `b`.
+    lq: Vec<Vec<Signal<Local, Bits<32>>>>,
+    sq: Vec<Vec<Signal<Local, Bits<K>>>>,
+    /// The registers after level `b` (`2 <= b < K`): words and select copies.
+    r: Vec<Vec<PipeReg<Bits<32>>>>,
+    rs: Vec<Vec<PipeReg<Bits<K>>>>,
+    /// The delay registers of the trees' outputs (`crossbar = "compact"`): `rd[t]` is delay
+    /// stage `t` (`1 <= t <= 3`), one word per lane.
+    rd: Vec<Vec<PipeReg<Bits<32>>>>,
     /// `delay.0[t]` = 1 when delay stage `t` exists (`1 <= t <= 3`; `[0]` is 1): the outputs
     /// come from the last stage that exists (`delay.0[t] - delay.0[t + 1]`, `t = 0`: the last
     /// level).
@@ -185,10 +169,11 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
         let nc = if registered { 4 } else { 1 };
         let stage = at.map(on);
         let copy = on(copy);
-        let bank = |b: usize| if stage[b] == 1 { words(N, b) } else { 0 };
-        let sel_bank = |b: usize| if stage[b] == 1 { 4 * N } else { 0 };
-        let level = |b: usize| if b <= K { words(N, b) } else { 0 };
-        let inner = |b: usize| if b < K && registered { words(N, b) } else { 0 };
+        // boundary 0's registers are `r0`/`rs0`; `r`/`rs` hold those after the levels
+        let bank = |b: usize| if b >= 1 && stage[b] == 1 { words(N, b) } else { 0 };
+        let sel_bank = |b: usize| if b >= 1 && stage[b] == 1 { 4 * N } else { 0 };
+        let level = |b: usize| if b >= 1 { words(N, b) } else { 0 };
+        let inner = |b: usize| if b >= 1 && registered { words(N, b) } else { 0 };
         let inner_sel = |b: usize| if b < K && registered { nc * N } else { 0 };
         let cps = |b: usize| if registered { 4 * level(b) } else { 0 };
         ShflMux {
@@ -197,43 +182,22 @@ impl<const N: usize, const K: usize, const W: usize> ShflMux<N, K, W> {
             sel_i: many(N),
             dst_o: many(N),
             s0q: Default::default(),
-            sq0: many(nc * N),
             s0c: many(nc),
             sc: many(nc * N),
             rc: many(4 * copy),
             rsc: many(4 * N * copy),
             r0: many(stage[0]),
-            rs0: many(sel_bank(0)),
+            rs0: many(4 * N * stage[0]),
             byte: (0..4 * on(registered))
                 .map(|s| Constant::new((0xffu64 << (8 * s)).into()))
                 .collect(),
-            lv1: many(level(1)),
-            cp1: many(cps(1)),
-            lv2: many(level(2)),
-            cp2: many(cps(2)),
-            lv3: many(level(3)),
-            cp3: many(cps(3)),
-            lv4: many(level(4)),
-            cp4: many(cps(4)),
-            lv5: many(level(5)),
-            cp5: many(cps(5)),
-            lq1: many(inner(1)),
-            lq2: many(inner(2)),
-            lq3: many(inner(3)),
-            lq4: many(inner(4)),
-            sq1: many(inner_sel(1)),
-            sq2: many(inner_sel(2)),
-            sq3: many(inner_sel(3)),
-            sq4: many(inner_sel(4)),
-            r2: many(bank(2)),
-            r3: many(bank(3)),
-            r4: many(bank(4)),
-            rs2: many(sel_bank(2)),
-            rs3: many(sel_bank(3)),
-            rs4: many(sel_bank(4)),
-            rd1: many(N * delay_on[1]),
-            rd2: many(N * delay_on[2]),
-            rd3: many(N * delay_on[3]),
+            lv: (0..=K).map(|b| many(level(b))).collect(),
+            cp: (0..=K).map(|b| many(cps(b))).collect(),
+            lq: (0..K).map(|b| many(inner(b))).collect(),
+            sq: (0..K).map(|b| many(if b == 0 { nc * N } else { inner_sel(b) })).collect(),
+            r: (0..K).map(|b| many(bank(b))).collect(),
+            rs: (0..K).map(|b| many(sel_bank(b))).collect(),
+            rd: (0..4).map(|t| many(if t == 0 { 0 } else { N * delay_on[t] })).collect(),
             delay: Param(delay_on),
             stage: Param(stage),
             copy: Param(copy),
@@ -256,7 +220,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 for s in 0..4 {
                     self.rs0[4 * i + s].clk_i.next = self.clk_i.val();
                     self.rs0[4 * i + s].d_i.next = self.sel_i[i].val();
-                    self.sq0[4 * i + s].next = self.rs0[4 * i + s].q_o.val();
+                    self.sq[0][4 * i + s].next = self.rs0[4 * i + s].q_o.val();
                 }
             }
         }
@@ -265,7 +229,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
             for c in self.ncopy.0..(self.ncopy.0 + 1) {
                 for i in 0..N {
                     for s in 0..self.ncopy.0 {
-                        self.sq0[c * i + s].next = self.sel_i[i].val();
+                        self.sq[0][c * i + s].next = self.sel_i[i].val();
                     }
                 }
             }
@@ -279,7 +243,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
             }
             for c in 0..(4 * N) {
                 self.rsc[c].clk_i.next = self.clk_i.val();
-                self.rsc[c].d_i.next = self.sq0[c].val();
+                self.rsc[c].d_i.next = self.sq[0][c].val();
                 self.sc[c].next = self.rsc[c].q_o.val();
             }
         }
@@ -288,7 +252,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 self.s0c[g].next = self.s0q.val();
             }
             for c in 0..(self.ncopy.0 * N) {
-                self.sc[c].next = self.sq0[c].val();
+                self.sc[c].next = self.sq[0][c].val();
             }
         }
         // ---- level 1: each lane picks word 2j or 2j+1 of src0 on select bit 0
@@ -299,18 +263,18 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                         for j in 0..(N >> 1) {
                             for s in 0..4 {
                                 if self.sc[4 * i + s].val().get_bit(0) {
-                                    self.cp1[4 * (i * h + j) + s].next =
+                                    self.cp[1][4 * (i * h + j) + s].next =
                                         self.s0c[i / q].val().get_bits::<32>((2 * j + 1) * 32);
                                 } else {
-                                    self.cp1[4 * (i * h + j) + s].next =
+                                    self.cp[1][4 * (i * h + j) + s].next =
                                         self.s0c[i / q].val().get_bits::<32>((2 * j) * 32);
                                 }
                             }
-                            self.lv1[i * h + j].next = (self.cp1[4 * (i * h + j)].val()
+                            self.lv[1][i * h + j].next = (self.cp[1][4 * (i * h + j)].val()
                                 & self.byte[0].val())
-                                | (self.cp1[4 * (i * h + j) + 1].val() & self.byte[1].val())
-                                | (self.cp1[4 * (i * h + j) + 2].val() & self.byte[2].val())
-                                | (self.cp1[4 * (i * h + j) + 3].val() & self.byte[3].val());
+                                | (self.cp[1][4 * (i * h + j) + 1].val() & self.byte[1].val())
+                                | (self.cp[1][4 * (i * h + j) + 2].val() & self.byte[2].val())
+                                | (self.cp[1][4 * (i * h + j) + 3].val() & self.byte[3].val());
                         }
                     }
                 }
@@ -321,10 +285,10 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
                 for i in 0..N {
                     for j in 0..(N >> 1) {
                         if self.sc[i].val().get_bit(0) {
-                            self.lv1[i * h + j].next =
+                            self.lv[1][i * h + j].next =
                                 self.s0c[0].val().get_bits::<32>((2 * j + 1) * 32);
                         } else {
-                            self.lv1[i * h + j].next =
+                            self.lv[1][i * h + j].next =
                                 self.s0c[0].val().get_bits::<32>((2 * j) * 32);
                         }
                     }
@@ -333,287 +297,103 @@ impl<const N: usize, const K: usize, const W: usize> Logic for ShflMux<N, K, W> 
         }
         // (no register after level 1: tree_registers never places one there)
         for x in 0..(words(N, 1) * self.wide.0) {
-            self.lq1[x].next = self.lv1[x].val();
+            self.lq[1][x].next = self.lv[1][x].val();
         }
         for c in 0..(self.ncopy.0 * N * self.wide.0) {
-            self.sq1[c].next = self.sc[c].val();
+            self.sq[1][c].next = self.sc[c].val();
         }
-        // ---- level 2: on select bit 1
-        for _e in 0..self.wide.0 {
-            for h in (N >> 2)..((N >> 2) + 1) {
-                for i in 0..N {
-                    for j in 0..(N >> 2) {
-                        for s in 0..4 {
-                            if self.sq1[4 * i + s].val().get_bit(1) {
-                                self.cp2[4 * (i * h + j) + s].next =
-                                    self.lq1[i * 2 * h + 2 * j + 1].val();
+        // ---- levels 2 .. K: lane i's node j picks node 2j or 2j+1 of the level before on
+        // select bit b-1; `h` nodes per lane
+        for b in 2..(K + 1) {
+            for _e in 0..self.wide.0 {
+                for h in (N >> b)..((N >> b) + 1) {
+                    for i in 0..N {
+                        for j in 0..(N >> b) {
+                            for s in 0..4 {
+                                if self.sq[b - 1][4 * i + s].val().get_bit(b - 1) {
+                                    self.cp[b][4 * (i * h + j) + s].next =
+                                        self.lq[b - 1][i * 2 * h + 2 * j + 1].val();
+                                } else {
+                                    self.cp[b][4 * (i * h + j) + s].next =
+                                        self.lq[b - 1][i * 2 * h + 2 * j].val();
+                                }
+                            }
+                            self.lv[b][i * h + j].next = (self.cp[b][4 * (i * h + j)].val()
+                                & self.byte[0].val())
+                                | (self.cp[b][4 * (i * h + j) + 1].val() & self.byte[1].val())
+                                | (self.cp[b][4 * (i * h + j) + 2].val() & self.byte[2].val())
+                                | (self.cp[b][4 * (i * h + j) + 3].val() & self.byte[3].val());
+                        }
+                    }
+                }
+            }
+            for _e in 0..self.narrow.0 {
+                for h in (N >> b)..((N >> b) + 1) {
+                    for i in 0..N {
+                        for j in 0..(N >> b) {
+                            if self.sc[i].val().get_bit(b - 1) {
+                                self.lv[b][i * h + j].next =
+                                    self.lv[b - 1][i * 2 * h + 2 * j + 1].val();
                             } else {
-                                self.cp2[4 * (i * h + j) + s].next =
-                                    self.lq1[i * 2 * h + 2 * j].val();
+                                self.lv[b][i * h + j].next =
+                                    self.lv[b - 1][i * 2 * h + 2 * j].val();
                             }
                         }
-                        self.lv2[i * h + j].next = (self.cp2[4 * (i * h + j)].val()
-                            & self.byte[0].val())
-                            | (self.cp2[4 * (i * h + j) + 1].val() & self.byte[1].val())
-                            | (self.cp2[4 * (i * h + j) + 2].val() & self.byte[2].val())
-                            | (self.cp2[4 * (i * h + j) + 3].val() & self.byte[3].val());
                     }
                 }
             }
-        }
-        for _e in 0..self.narrow.0 {
-            for h in (N >> 2)..((N >> 2) + 1) {
-                for i in 0..N {
-                    for j in 0..(N >> 2) {
-                        if self.sc[i].val().get_bit(1) {
-                            self.lv2[i * h + j].next = self.lv1[i * 2 * h + 2 * j + 1].val();
-                        } else {
-                            self.lv2[i * h + j].next = self.lv1[i * 2 * h + 2 * j].val();
-                        }
-                    }
+            // below the last level: the optional register after level b, or wires
+            for _e in 0..(on(b < K) * self.stage.0[b]) {
+                for x in 0..words(N, b) {
+                    self.r[b][x].clk_i.next = self.clk_i.val();
+                    self.r[b][x].d_i.next = self.lv[b][x].val();
+                    self.lq[b][x].next = self.r[b][x].q_o.val();
+                }
+                for c in 0..(4 * N) {
+                    self.rs[b][c].clk_i.next = self.clk_i.val();
+                    self.rs[b][c].d_i.next = self.sq[b - 1][c].val();
+                    self.sq[b][c].next = self.rs[b][c].q_o.val();
+                }
+            }
+            for _e in 0..(on(b < K) * (1 - self.stage.0[b]) * self.wide.0) {
+                for x in 0..words(N, b) {
+                    self.lq[b][x].next = self.lv[b][x].val();
+                }
+                for c in 0..(self.ncopy.0 * N) {
+                    self.sq[b][c].next = self.sq[b - 1][c].val();
                 }
             }
         }
-        for _e in 0..self.stage.0[2] {
-            for x in 0..words(N, 2) {
-                self.r2[x].clk_i.next = self.clk_i.val();
-                self.r2[x].d_i.next = self.lv2[x].val();
-                self.lq2[x].next = self.r2[x].q_o.val();
-            }
-            for c in 0..(4 * N) {
-                self.rs2[c].clk_i.next = self.clk_i.val();
-                self.rs2[c].d_i.next = self.sq1[c].val();
-                self.sq2[c].next = self.rs2[c].q_o.val();
-            }
-        }
-        for _e in 0..((on(K > 2) - self.stage.0[2]) * self.wide.0) {
-            for x in 0..words(N, 2) {
-                self.lq2[x].next = self.lv2[x].val();
-            }
-            for c in 0..(self.ncopy.0 * N) {
-                self.sq2[c].next = self.sq1[c].val();
-            }
-        }
-        // ---- level 3: on select bit 2
-        for _e in 0..self.wide.0 {
-            for h in (N >> 3)..((N >> 3) + 1) {
-                for i in 0..N {
-                    for j in 0..(N >> 3) {
-                        for s in 0..4 {
-                            if self.sq2[4 * i + s].val().get_bit(2) {
-                                self.cp3[4 * (i * h + j) + s].next =
-                                    self.lq2[i * 2 * h + 2 * j + 1].val();
-                            } else {
-                                self.cp3[4 * (i * h + j) + s].next =
-                                    self.lq2[i * 2 * h + 2 * j].val();
-                            }
-                        }
-                        self.lv3[i * h + j].next = (self.cp3[4 * (i * h + j)].val()
-                            & self.byte[0].val())
-                            | (self.cp3[4 * (i * h + j) + 1].val() & self.byte[1].val())
-                            | (self.cp3[4 * (i * h + j) + 2].val() & self.byte[2].val())
-                            | (self.cp3[4 * (i * h + j) + 3].val() & self.byte[3].val());
-                    }
-                }
-            }
-        }
-        for _e in 0..self.narrow.0 {
-            for h in (N >> 3)..((N >> 3) + 1) {
-                for i in 0..N {
-                    for j in 0..(N >> 3) {
-                        if self.sc[i].val().get_bit(2) {
-                            self.lv3[i * h + j].next = self.lv2[i * 2 * h + 2 * j + 1].val();
-                        } else {
-                            self.lv3[i * h + j].next = self.lv2[i * 2 * h + 2 * j].val();
-                        }
-                    }
-                }
-            }
-        }
-        for _e in 0..self.stage.0[3] {
-            for x in 0..words(N, 3) {
-                self.r3[x].clk_i.next = self.clk_i.val();
-                self.r3[x].d_i.next = self.lv3[x].val();
-                self.lq3[x].next = self.r3[x].q_o.val();
-            }
-            for c in 0..(4 * N) {
-                self.rs3[c].clk_i.next = self.clk_i.val();
-                self.rs3[c].d_i.next = self.sq2[c].val();
-                self.sq3[c].next = self.rs3[c].q_o.val();
-            }
-        }
-        for _e in 0..((on(K > 3) - self.stage.0[3]) * self.wide.0) {
-            for x in 0..words(N, 3) {
-                self.lq3[x].next = self.lv3[x].val();
-            }
-            for c in 0..(self.ncopy.0 * N) {
-                self.sq3[c].next = self.sq2[c].val();
-            }
-        }
-        // ---- level 4: on select bit 3
-        for _e in 0..self.wide.0 {
-            for h in (N >> 4)..((N >> 4) + 1) {
-                for i in 0..N {
-                    for j in 0..(N >> 4) {
-                        for s in 0..4 {
-                            if self.sq3[4 * i + s].val().get_bit(3) {
-                                self.cp4[4 * (i * h + j) + s].next =
-                                    self.lq3[i * 2 * h + 2 * j + 1].val();
-                            } else {
-                                self.cp4[4 * (i * h + j) + s].next =
-                                    self.lq3[i * 2 * h + 2 * j].val();
-                            }
-                        }
-                        self.lv4[i * h + j].next = (self.cp4[4 * (i * h + j)].val()
-                            & self.byte[0].val())
-                            | (self.cp4[4 * (i * h + j) + 1].val() & self.byte[1].val())
-                            | (self.cp4[4 * (i * h + j) + 2].val() & self.byte[2].val())
-                            | (self.cp4[4 * (i * h + j) + 3].val() & self.byte[3].val());
-                    }
-                }
-            }
-        }
-        for _e in 0..self.narrow.0 {
-            for h in (N >> 4)..((N >> 4) + 1) {
-                for i in 0..N {
-                    for j in 0..(N >> 4) {
-                        if self.sc[i].val().get_bit(3) {
-                            self.lv4[i * h + j].next = self.lv3[i * 2 * h + 2 * j + 1].val();
-                        } else {
-                            self.lv4[i * h + j].next = self.lv3[i * 2 * h + 2 * j].val();
-                        }
-                    }
-                }
-            }
-        }
-        for _e in 0..self.stage.0[4] {
-            for x in 0..words(N, 4) {
-                self.r4[x].clk_i.next = self.clk_i.val();
-                self.r4[x].d_i.next = self.lv4[x].val();
-                self.lq4[x].next = self.r4[x].q_o.val();
-            }
-            for c in 0..(4 * N) {
-                self.rs4[c].clk_i.next = self.clk_i.val();
-                self.rs4[c].d_i.next = self.sq3[c].val();
-                self.sq4[c].next = self.rs4[c].q_o.val();
-            }
-        }
-        for _e in 0..((on(K > 4) - self.stage.0[4]) * self.wide.0) {
-            for x in 0..words(N, 4) {
-                self.lq4[x].next = self.lv4[x].val();
-            }
-            for c in 0..(self.ncopy.0 * N) {
-                self.sq4[c].next = self.sq3[c].val();
-            }
-        }
-        // ---- level 5: on select bit 4
-        for _e in 0..self.wide.0 {
-            for h in (N >> 5)..((N >> 5) + 1) {
-                for i in 0..N {
-                    for j in 0..(N >> 5) {
-                        for s in 0..4 {
-                            if self.sq4[4 * i + s].val().get_bit(4) {
-                                self.cp5[4 * (i * h + j) + s].next =
-                                    self.lq4[i * 2 * h + 2 * j + 1].val();
-                            } else {
-                                self.cp5[4 * (i * h + j) + s].next =
-                                    self.lq4[i * 2 * h + 2 * j].val();
-                            }
-                        }
-                        self.lv5[i * h + j].next = (self.cp5[4 * (i * h + j)].val()
-                            & self.byte[0].val())
-                            | (self.cp5[4 * (i * h + j) + 1].val() & self.byte[1].val())
-                            | (self.cp5[4 * (i * h + j) + 2].val() & self.byte[2].val())
-                            | (self.cp5[4 * (i * h + j) + 3].val() & self.byte[3].val());
-                    }
-                }
-            }
-        }
-        for _e in 0..self.narrow.0 {
-            for h in (N >> 5)..((N >> 5) + 1) {
-                for i in 0..N {
-                    for j in 0..(N >> 5) {
-                        if self.sc[i].val().get_bit(4) {
-                            self.lv5[i * h + j].next = self.lv4[i * 2 * h + 2 * j + 1].val();
-                        } else {
-                            self.lv5[i * h + j].next = self.lv4[i * 2 * h + 2 * j].val();
-                        }
-                    }
-                }
-            }
-        }
-        // ---- the last level holds one word per lane
-        for _e in 0..(on(K == 2) * (self.delay.0[0] - self.delay.0[1])) {
+        // ---- the last level holds one word per lane, the outputs or (crossbar = "compact")
+        // delayed by rd[1] .. rd[3]
+        for _e in 0..(self.delay.0[0] - self.delay.0[1]) {
             for i in 0..N {
-                self.dst_o[i].next = self.lv2[i].val();
-            }
-        }
-        for _e in 0..(on(K == 3) * (self.delay.0[0] - self.delay.0[1])) {
-            for i in 0..N {
-                self.dst_o[i].next = self.lv3[i].val();
-            }
-        }
-        for _e in 0..(on(K == 4) * (self.delay.0[0] - self.delay.0[1])) {
-            for i in 0..N {
-                self.dst_o[i].next = self.lv4[i].val();
-            }
-        }
-        for _e in 0..(on(K == 5) * (self.delay.0[0] - self.delay.0[1])) {
-            for i in 0..N {
-                self.dst_o[i].next = self.lv5[i].val();
-            }
-        }
-        // ---- or it is delayed (crossbar = "compact"): rd1 .. rd3
-        for _e in 0..(on(K == 2) * self.delay.0[1]) {
-            for i in 0..N {
-                self.rd1[i].d_i.next = self.lv2[i].val();
-            }
-        }
-        for _e in 0..(on(K == 3) * self.delay.0[1]) {
-            for i in 0..N {
-                self.rd1[i].d_i.next = self.lv3[i].val();
-            }
-        }
-        for _e in 0..(on(K == 4) * self.delay.0[1]) {
-            for i in 0..N {
-                self.rd1[i].d_i.next = self.lv4[i].val();
-            }
-        }
-        for _e in 0..(on(K == 5) * self.delay.0[1]) {
-            for i in 0..N {
-                self.rd1[i].d_i.next = self.lv5[i].val();
+                self.dst_o[i].next = self.lv[K][i].val();
             }
         }
         for _e in 0..self.delay.0[1] {
             for i in 0..N {
-                self.rd1[i].clk_i.next = self.clk_i.val();
+                self.rd[1][i].d_i.next = self.lv[K][i].val();
             }
         }
-        for _e in 0..self.delay.0[2] {
+        for _e in 0..self.delay.0[1] {
             for i in 0..N {
-                self.rd2[i].clk_i.next = self.clk_i.val();
-                self.rd2[i].d_i.next = self.rd1[i].q_o.val();
+                self.rd[1][i].clk_i.next = self.clk_i.val();
             }
         }
-        for _e in 0..self.delay.0[3] {
-            for i in 0..N {
-                self.rd3[i].clk_i.next = self.clk_i.val();
-                self.rd3[i].d_i.next = self.rd2[i].q_o.val();
+        for t in 2..4 {
+            for _e in 0..self.delay.0[t] {
+                for i in 0..N {
+                    self.rd[t][i].clk_i.next = self.clk_i.val();
+                    self.rd[t][i].d_i.next = self.rd[t - 1][i].q_o.val();
+                }
             }
         }
-        for _e in 0..(self.delay.0[1] - self.delay.0[2]) {
-            for i in 0..N {
-                self.dst_o[i].next = self.rd1[i].q_o.val();
-            }
-        }
-        for _e in 0..(self.delay.0[2] - self.delay.0[3]) {
-            for i in 0..N {
-                self.dst_o[i].next = self.rd2[i].q_o.val();
-            }
-        }
-        for _e in 0..(self.delay.0[3] - self.delay.0[4]) {
-            for i in 0..N {
-                self.dst_o[i].next = self.rd3[i].q_o.val();
+        for t in 1..4 {
+            for _e in 0..(self.delay.0[t] - self.delay.0[t + 1]) {
+                for i in 0..N {
+                    self.dst_o[i].next = self.rd[t][i].q_o.val();
+                }
             }
         }
     }

@@ -1,6 +1,7 @@
 //! `pisa_sg_reduce` ([`Reduce`]): the reduction tree — decoders, `N` leaves, `log2(N)` levels of
 //! nodes, the root — and its registers (see [`super`] for the structure and the latency).
 
+use pisa_hdl_gen::hdl_gen;
 use rust_hdl::prelude::*;
 
 use crate::config::{Extras, Registers};
@@ -35,52 +36,29 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     /// Operands and controls after the optional register at boundary 0.
     s0q: Signal<Local, Bits<W>>,
     p0q: Signal<Local, Bits<N>>,
-    /// Controls: one copy per leaf (`c0q`), per level-1 node (`cfq`) and per node of level
-    /// `b + 1` (`cqb`), so no control flip-flop drives more than one node's logic.
+    /// Controls: one copy per leaf (the others per node: `cq`).
     c0q: Vec<Signal<Local, RedCtl>>,
     r0s: Vec<PipeReg<Bits<W>>>,
     r0p: Vec<PipeReg<Bits<N>>>,
     r0c: Vec<PipeReg<RedCtl>>,
     leaves: Vec<ReduceLeaf>,
-    n1: Vec<ReduceNode>,
-    n2: Vec<ReduceNode>,
-    n3: Vec<ReduceNode>,
-    n4: Vec<ReduceNode>,
-    n5: Vec<ReduceNode>,
-    /// Node values and controls after the optional register following level `b`.
-    lq1: Vec<Signal<Local, RedNode>>,
-    lq2: Vec<Signal<Local, RedNode>>,
-    lq3: Vec<Signal<Local, RedNode>>,
-    lq4: Vec<Signal<Local, RedNode>>,
-    cq1: Vec<Signal<Local, RedCtl>>,
-    cq2: Vec<Signal<Local, RedCtl>>,
-    cq3: Vec<Signal<Local, RedCtl>>,
-    cq4: Vec<Signal<Local, RedCtl>>,
-    /// Level `b`'s stage registers hold the nodes' pairs; the picks follow them.
-    r1: Vec<PipeReg<RedPair>>,
-    r2: Vec<PipeReg<RedPair>>,
-    r3: Vec<PipeReg<RedPair>>,
-    r4: Vec<PipeReg<RedPair>>,
-    pick1: Vec<ReducePick>,
-    pick2: Vec<ReducePick>,
-    pick3: Vec<ReducePick>,
-    pick4: Vec<ReducePick>,
-    rc1: Vec<PipeReg<RedCtl>>,
-    rc2: Vec<PipeReg<RedCtl>>,
-    rc3: Vec<PipeReg<RedCtl>>,
-    rc4: Vec<PipeReg<RedCtl>>,
+    /// Per tree level `b`, the outer index (`[0]` unused, `1 ..= K`): its `N >> b` nodes.
+    n: Vec<Vec<ReduceNode>>,
+    /// Node values and controls after level `b` and its optional registers (`0 <= b < K`; `[0]`:
+    /// the leaves after the optional `front` register). `lq[b]` has a value per node; `cq[b]` one
+    /// control copy per node of level `b + 1`, so no control flip-flop drives more than one
+    /// node's logic.
+    lq: Vec<Vec<Signal<Local, RedNode>>>,
+    cq: Vec<Vec<Signal<Local, RedCtl>>>,
+    /// Level `b`'s stage registers hold the nodes' pairs (`r`) and the controls' copies (`rc`);
+    /// the picks follow them (`1 <= b < K`).
+    r: Vec<Vec<PipeReg<RedPair>>>,
+    rc: Vec<Vec<PipeReg<RedCtl>>>,
+    pick: Vec<Vec<ReducePick>>,
     /// With `"pick"`: level `b`'s pick registers and the controls' copies beside them.
-    p1: Vec<PipeReg<RedNode>>,
-    p2: Vec<PipeReg<RedNode>>,
-    p3: Vec<PipeReg<RedNode>>,
-    p4: Vec<PipeReg<RedNode>>,
-    pc1: Vec<PipeReg<RedCtl>>,
-    pc2: Vec<PipeReg<RedCtl>>,
-    pc3: Vec<PipeReg<RedCtl>>,
-    pc4: Vec<PipeReg<RedCtl>>,
-    /// Leaf values and controls after the optional `front` register.
-    lfq: Vec<Signal<Local, RedNode>>,
-    cfq: Vec<Signal<Local, RedCtl>>,
+    p: Vec<Vec<PipeReg<RedNode>>>,
+    pc: Vec<Vec<PipeReg<RedCtl>>>,
+    /// The optional `front` register after the leaves: values and controls.
     rf: Vec<PipeReg<RedNode>>,
     rfc: Vec<PipeReg<RedCtl>>,
     /// The last node's pair and controls, its pick, and the optional `root` register after the
@@ -124,9 +102,9 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
         let extra = regs.extras();
         let Extras { front, result, root, pick, input } = extra;
         let roots = copies.max(1);
-        let nodes = |b: usize| if b <= K { N >> b } else { 0 };
-        let inner = |b: usize| if b < K { N >> b } else { 0 };
-        let node_ctl = |b: usize| if b < K { N >> (b + 1) } else { 0 };
+        // levels 1 .. K-1 have a pick and may have a stage register; level K is the last node
+        let inner = |b: usize| if b >= 1 { N >> b } else { 0 };
+        let staged = |b: usize| if b >= 1 { stage[b] } else { 0 };
         Reduce {
             clk_i: Default::default(),
             op_i: Default::default(),
@@ -147,41 +125,14 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             r0p: many(stage[0]),
             r0c: many(stage[0] * N),
             leaves: many(N),
-            n1: many(nodes(1)),
-            n2: many(nodes(2)),
-            n3: many(nodes(3)),
-            n4: many(nodes(4)),
-            n5: many(nodes(5)),
-            lq1: many(inner(1)),
-            lq2: many(inner(2)),
-            lq3: many(inner(3)),
-            lq4: many(inner(4)),
-            cq1: many(node_ctl(1)),
-            cq2: many(node_ctl(2)),
-            cq3: many(node_ctl(3)),
-            cq4: many(node_ctl(4)),
-            r1: many(if stage[1] == 1 { N >> 1 } else { 0 }),
-            r2: many(if stage[2] == 1 { N >> 2 } else { 0 }),
-            r3: many(if stage[3] == 1 { N >> 3 } else { 0 }),
-            r4: many(if stage[4] == 1 { N >> 4 } else { 0 }),
-            pick1: many(inner(1)),
-            pick2: many(inner(2)),
-            pick3: many(inner(3)),
-            pick4: many(inner(4)),
-            rc1: many(stage[1] * (N >> (1 + 1))),
-            rc2: many(stage[2] * (N >> (2 + 1))),
-            rc3: many(stage[3] * (N >> (3 + 1))),
-            rc4: many(stage[4] * (N >> (4 + 1))),
-            p1: many(pick * stage[1] * (N >> 1)),
-            p2: many(pick * stage[2] * (N >> 2)),
-            p3: many(pick * stage[3] * (N >> 3)),
-            p4: many(pick * stage[4] * (N >> 4)),
-            pc1: many(pick * stage[1] * (N >> (1 + 1))),
-            pc2: many(pick * stage[2] * (N >> (2 + 1))),
-            pc3: many(pick * stage[3] * (N >> (3 + 1))),
-            pc4: many(pick * stage[4] * (N >> (4 + 1))),
-            lfq: many(N),
-            cfq: many(N >> 1),
+            n: (0..=K).map(|b| many(if b == 0 { 0 } else { N >> b })).collect(),
+            lq: (0..K).map(|b| many(N >> b)).collect(),
+            cq: (0..K).map(|b| many(N >> (b + 1))).collect(),
+            r: (0..K).map(|b| many(staged(b) * (N >> b))).collect(),
+            rc: (0..K).map(|b| many(staged(b) * (N >> (b + 1)))).collect(),
+            pick: (0..K).map(|b| many(inner(b))).collect(),
+            p: (0..K).map(|b| many(pick * staged(b) * (N >> b))).collect(),
+            pc: (0..K).map(|b| many(pick * staged(b) * (N >> (b + 1)))).collect(),
             rf: many(front * N),
             rfc: many(front * (N >> 1)),
             last: Default::default(),
@@ -252,238 +203,80 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.leaves[i].part_i.next = self.p0q.val().get_bit(i);
             self.leaves[i].ctl_i.next = self.c0q[i].val();
         }
-        // ---- optional `front` register: the leaf values and the controls
+        // ---- optional `front` register: the leaf values and the controls (`lq[0]`, `cq[0]`)
         for _r in 0..self.extra.0.front {
             for i in 0..N {
                 self.rf[i].clk_i.next = self.clk_i.val();
                 self.rf[i].d_i.next = self.leaves[i].leaf_o.val();
-                self.lfq[i].next = self.rf[i].q_o.val();
+                self.lq[0][i].next = self.rf[i].q_o.val();
             }
             for j in 0..(N >> 1) {
                 self.rfc[j].clk_i.next = self.clk_i.val();
                 self.rfc[j].d_i.next = self.c0q[2 * j].val();
-                self.cfq[j].next = self.rfc[j].q_o.val();
+                self.cq[0][j].next = self.rfc[j].q_o.val();
             }
         }
         for _e in 0..(1 - self.extra.0.front) {
             for i in 0..N {
-                self.lfq[i].next = self.leaves[i].leaf_o.val();
+                self.lq[0][i].next = self.leaves[i].leaf_o.val();
             }
             for j in 0..(N >> 1) {
-                self.cfq[j].next = self.c0q[2 * j].val();
+                self.cq[0][j].next = self.c0q[2 * j].val();
             }
         }
-        // ---- level 1
-        for j in 0..(N >> 1) {
-            self.n1[j].a_i.next = self.lfq[2 * j].val();
-            self.n1[j].b_i.next = self.lfq[2 * j + 1].val();
-            self.n1[j].ctl_i.next = self.cfq[j].val();
-        }
-        for _e in 0..self.stage.0[1] {
-            for j in 0..(N >> 1) {
-                self.r1[j].clk_i.next = self.clk_i.val();
-                self.r1[j].d_i.next = self.n1[j].out_o.val();
-                self.pick1[j].pair_i.next = self.r1[j].q_o.val();
+        // ---- the levels: level `b`'s nodes combine pairs of level `b - 1`'s values; levels
+        // below the last have a pick, after the optional stage register
+        for b in 1..(K + 1) {
+            for j in 0..(N >> b) {
+                self.n[b][j].a_i.next = self.lq[b - 1][2 * j].val();
+                self.n[b][j].b_i.next = self.lq[b - 1][2 * j + 1].val();
+                self.n[b][j].ctl_i.next = self.cq[b - 1][j].val();
             }
-            for j in 0..(N >> (1 + 1)) {
-                self.rc1[j].clk_i.next = self.clk_i.val();
-                self.rc1[j].d_i.next = self.cfq[2 * j].val();
-            }
-            // with "pick": the pick's own register, and the controls' copy beside it
-            for _p in 0..self.extra.0.pick {
-                for j in 0..(N >> 1) {
-                    self.p1[j].clk_i.next = self.clk_i.val();
-                    self.p1[j].d_i.next = self.pick1[j].val_o.val();
-                    self.lq1[j].next = self.p1[j].q_o.val();
+            for _e in 0..(on(b < K) * self.stage.0[b]) {
+                for j in 0..(N >> b) {
+                    self.r[b][j].clk_i.next = self.clk_i.val();
+                    self.r[b][j].d_i.next = self.n[b][j].out_o.val();
+                    self.pick[b][j].pair_i.next = self.r[b][j].q_o.val();
                 }
-                for j in 0..(N >> (1 + 1)) {
-                    self.pc1[j].clk_i.next = self.clk_i.val();
-                    self.pc1[j].d_i.next = self.rc1[j].q_o.val();
-                    self.cq1[j].next = self.pc1[j].q_o.val();
+                for j in 0..(N >> (b + 1)) {
+                    self.rc[b][j].clk_i.next = self.clk_i.val();
+                    self.rc[b][j].d_i.next = self.cq[b - 1][2 * j].val();
                 }
-            }
-            for _q in 0..(1 - self.extra.0.pick) {
-                for j in 0..(N >> 1) {
-                    self.lq1[j].next = self.pick1[j].val_o.val();
+                // with "pick": the pick's own register, and the controls' copy beside it
+                for _p in 0..self.extra.0.pick {
+                    for j in 0..(N >> b) {
+                        self.p[b][j].clk_i.next = self.clk_i.val();
+                        self.p[b][j].d_i.next = self.pick[b][j].val_o.val();
+                        self.lq[b][j].next = self.p[b][j].q_o.val();
+                    }
+                    for j in 0..(N >> (b + 1)) {
+                        self.pc[b][j].clk_i.next = self.clk_i.val();
+                        self.pc[b][j].d_i.next = self.rc[b][j].q_o.val();
+                        self.cq[b][j].next = self.pc[b][j].q_o.val();
+                    }
                 }
-                for j in 0..(N >> (1 + 1)) {
-                    self.cq1[j].next = self.rc1[j].q_o.val();
-                }
-            }
-        }
-        for _e in 0..(1 - self.stage.0[1]) {
-            for j in 0..(N >> 1) {
-                self.pick1[j].pair_i.next = self.n1[j].out_o.val();
-                self.lq1[j].next = self.pick1[j].val_o.val();
-            }
-            for j in 0..(N >> (1 + 1)) {
-                self.cq1[j].next = self.cfq[2 * j].val();
-            }
-        }
-        // ---- level 2
-        for j in 0..(N >> 2) {
-            self.n2[j].a_i.next = self.lq1[2 * j].val();
-            self.n2[j].b_i.next = self.lq1[2 * j + 1].val();
-            self.n2[j].ctl_i.next = self.cq1[j].val();
-        }
-        for _e in 0..self.stage.0[2] {
-            for j in 0..(N >> 2) {
-                self.r2[j].clk_i.next = self.clk_i.val();
-                self.r2[j].d_i.next = self.n2[j].out_o.val();
-                self.pick2[j].pair_i.next = self.r2[j].q_o.val();
-            }
-            for j in 0..(N >> (2 + 1)) {
-                self.rc2[j].clk_i.next = self.clk_i.val();
-                self.rc2[j].d_i.next = self.cq1[2 * j].val();
-            }
-            // with "pick": the pick's own register, and the controls' copy beside it
-            for _p in 0..self.extra.0.pick {
-                for j in 0..(N >> 2) {
-                    self.p2[j].clk_i.next = self.clk_i.val();
-                    self.p2[j].d_i.next = self.pick2[j].val_o.val();
-                    self.lq2[j].next = self.p2[j].q_o.val();
-                }
-                for j in 0..(N >> (2 + 1)) {
-                    self.pc2[j].clk_i.next = self.clk_i.val();
-                    self.pc2[j].d_i.next = self.rc2[j].q_o.val();
-                    self.cq2[j].next = self.pc2[j].q_o.val();
+                for _q in 0..(1 - self.extra.0.pick) {
+                    for j in 0..(N >> b) {
+                        self.lq[b][j].next = self.pick[b][j].val_o.val();
+                    }
+                    for j in 0..(N >> (b + 1)) {
+                        self.cq[b][j].next = self.rc[b][j].q_o.val();
+                    }
                 }
             }
-            for _q in 0..(1 - self.extra.0.pick) {
-                for j in 0..(N >> 2) {
-                    self.lq2[j].next = self.pick2[j].val_o.val();
+            for _e in 0..(on(b < K) * (1 - self.stage.0[b])) {
+                for j in 0..(N >> b) {
+                    self.pick[b][j].pair_i.next = self.n[b][j].out_o.val();
+                    self.lq[b][j].next = self.pick[b][j].val_o.val();
                 }
-                for j in 0..(N >> (2 + 1)) {
-                    self.cq2[j].next = self.rc2[j].q_o.val();
-                }
-            }
-        }
-        for _e in 0..(on(K > 2) - self.stage.0[2]) {
-            for j in 0..(N >> 2) {
-                self.pick2[j].pair_i.next = self.n2[j].out_o.val();
-                self.lq2[j].next = self.pick2[j].val_o.val();
-            }
-            for j in 0..(N >> (2 + 1)) {
-                self.cq2[j].next = self.cq1[2 * j].val();
-            }
-        }
-        // ---- level 3
-        for j in 0..(N >> 3) {
-            self.n3[j].a_i.next = self.lq2[2 * j].val();
-            self.n3[j].b_i.next = self.lq2[2 * j + 1].val();
-            self.n3[j].ctl_i.next = self.cq2[j].val();
-        }
-        for _e in 0..self.stage.0[3] {
-            for j in 0..(N >> 3) {
-                self.r3[j].clk_i.next = self.clk_i.val();
-                self.r3[j].d_i.next = self.n3[j].out_o.val();
-                self.pick3[j].pair_i.next = self.r3[j].q_o.val();
-            }
-            for j in 0..(N >> (3 + 1)) {
-                self.rc3[j].clk_i.next = self.clk_i.val();
-                self.rc3[j].d_i.next = self.cq2[2 * j].val();
-            }
-            // with "pick": the pick's own register, and the controls' copy beside it
-            for _p in 0..self.extra.0.pick {
-                for j in 0..(N >> 3) {
-                    self.p3[j].clk_i.next = self.clk_i.val();
-                    self.p3[j].d_i.next = self.pick3[j].val_o.val();
-                    self.lq3[j].next = self.p3[j].q_o.val();
-                }
-                for j in 0..(N >> (3 + 1)) {
-                    self.pc3[j].clk_i.next = self.clk_i.val();
-                    self.pc3[j].d_i.next = self.rc3[j].q_o.val();
-                    self.cq3[j].next = self.pc3[j].q_o.val();
+                for j in 0..(N >> (b + 1)) {
+                    self.cq[b][j].next = self.cq[b - 1][2 * j].val();
                 }
             }
-            for _q in 0..(1 - self.extra.0.pick) {
-                for j in 0..(N >> 3) {
-                    self.lq3[j].next = self.pick3[j].val_o.val();
-                }
-                for j in 0..(N >> (3 + 1)) {
-                    self.cq3[j].next = self.rc3[j].q_o.val();
-                }
-            }
-        }
-        for _e in 0..(on(K > 3) - self.stage.0[3]) {
-            for j in 0..(N >> 3) {
-                self.pick3[j].pair_i.next = self.n3[j].out_o.val();
-                self.lq3[j].next = self.pick3[j].val_o.val();
-            }
-            for j in 0..(N >> (3 + 1)) {
-                self.cq3[j].next = self.cq2[2 * j].val();
-            }
-        }
-        // ---- level 4
-        for j in 0..(N >> 4) {
-            self.n4[j].a_i.next = self.lq3[2 * j].val();
-            self.n4[j].b_i.next = self.lq3[2 * j + 1].val();
-            self.n4[j].ctl_i.next = self.cq3[j].val();
-        }
-        for _e in 0..self.stage.0[4] {
-            for j in 0..(N >> 4) {
-                self.r4[j].clk_i.next = self.clk_i.val();
-                self.r4[j].d_i.next = self.n4[j].out_o.val();
-                self.pick4[j].pair_i.next = self.r4[j].q_o.val();
-            }
-            for j in 0..(N >> (4 + 1)) {
-                self.rc4[j].clk_i.next = self.clk_i.val();
-                self.rc4[j].d_i.next = self.cq3[2 * j].val();
-            }
-            // with "pick": the pick's own register, and the controls' copy beside it
-            for _p in 0..self.extra.0.pick {
-                for j in 0..(N >> 4) {
-                    self.p4[j].clk_i.next = self.clk_i.val();
-                    self.p4[j].d_i.next = self.pick4[j].val_o.val();
-                    self.lq4[j].next = self.p4[j].q_o.val();
-                }
-                for j in 0..(N >> (4 + 1)) {
-                    self.pc4[j].clk_i.next = self.clk_i.val();
-                    self.pc4[j].d_i.next = self.rc4[j].q_o.val();
-                    self.cq4[j].next = self.pc4[j].q_o.val();
-                }
-            }
-            for _q in 0..(1 - self.extra.0.pick) {
-                for j in 0..(N >> 4) {
-                    self.lq4[j].next = self.pick4[j].val_o.val();
-                }
-                for j in 0..(N >> (4 + 1)) {
-                    self.cq4[j].next = self.rc4[j].q_o.val();
-                }
-            }
-        }
-        for _e in 0..(on(K > 4) - self.stage.0[4]) {
-            for j in 0..(N >> 4) {
-                self.pick4[j].pair_i.next = self.n4[j].out_o.val();
-                self.lq4[j].next = self.pick4[j].val_o.val();
-            }
-            for j in 0..(N >> (4 + 1)) {
-                self.cq4[j].next = self.cq3[2 * j].val();
-            }
-        }
-        // ---- level 5
-        for j in 0..(N >> 5) {
-            self.n5[j].a_i.next = self.lq4[2 * j].val();
-            self.n5[j].b_i.next = self.lq4[2 * j + 1].val();
-            self.n5[j].ctl_i.next = self.cq4[j].val();
         }
         // ---- root: the last level's single node, with the controls of that level
-        for _e in 0..on(K == 2) {
-            self.last.next = self.n2[0].out_o.val();
-            self.lastc.next = self.cq1[0].val();
-        }
-        for _e in 0..on(K == 3) {
-            self.last.next = self.n3[0].out_o.val();
-            self.lastc.next = self.cq2[0].val();
-        }
-        for _e in 0..on(K == 4) {
-            self.last.next = self.n4[0].out_o.val();
-            self.lastc.next = self.cq3[0].val();
-        }
-        for _e in 0..on(K == 5) {
-            self.last.next = self.n5[0].out_o.val();
-            self.lastc.next = self.cq4[0].val();
-        }
+        self.last.next = self.n[K][0].out_o.val();
+        self.lastc.next = self.cq[K - 1][0].val();
         // with "pick": a register before the last node's pick
         for r in 0..self.extra.0.pick {
             self.rl[r].clk_i.next = self.clk_i.val();
