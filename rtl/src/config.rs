@@ -177,8 +177,9 @@ impl Registers {
 }
 
 /// The `pipeline_extra` registers as 0 or 1 each, named as in the TOML file: `#[hdl_gen]` code
-/// reads them in loop bounds (`for r in 0..self.extra.0.front`), which elaborate a body once
-/// where the register exists and not at all where it does not.
+/// reads them in loop bounds (`for r in 0..self.extra.0.front`, or through
+/// `opt_reg!(self.extra.0.front, ..)`), which elaborate a body once where the register exists
+/// and not at all where it does not.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Extras {
     pub front: usize,

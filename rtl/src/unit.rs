@@ -330,27 +330,11 @@ macro_rules! unit {
             #[hdl_gen]
             fn update(&mut self) {
                 // ---- optional `input` register (the unit's copies; the blocks hold their own)
-                for r in 0..self.extra.0.input {
-                    self.in_op[r].clk_i.next = self.clk_i.val();
-                    self.in_op[r].d_i.next = self.op_i.val();
-                    self.opi.next = self.in_op[r].q_o.val();
-                    self.in_part[r].clk_i.next = self.clk_i.val();
-                    self.in_part[r].d_i.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
-                    self.parti.next = self.in_part[r].q_o.val();
-                    self.in_act[r].clk_i.next = self.clk_i.val();
-                    self.in_act[r].d_i.next = self.activemask_i.val();
-                    self.acti.next = self.in_act[r].q_o.val();
-                    self.in_v[r].clk_i.next = self.clk_i.val();
-                    self.in_v[r].rst_ni.next = self.rst_ni.val();
-                    self.in_v[r].d_i.next = self.valid_i.val();
-                    self.vali.next = self.in_v[r].q_o.val();
-                }
-                for _e in 0..(1 - self.extra.0.input) {
-                    self.opi.next = self.op_i.val();
-                    self.parti.next = self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val();
-                    self.acti.next = self.activemask_i.val();
-                    self.vali.next = self.valid_i.val();
-                }
+                opt_reg!(self.extra.0.input, self.in_op[0], self.op_i.val() => self.opi);
+                opt_reg!(self.extra.0.input, self.in_part[0],
+                    self.mask_i.val().get_bits::<$n>(0) & self.activemask_i.val() => self.parti);
+                opt_reg!(self.extra.0.input, self.in_act[0], self.activemask_i.val() => self.acti);
+                opt_reg!(self.extra.0.input, self.in_v[0], self.valid_i.val() => self.vali, reset);
                 // ---- decode
                 if self.opi.val().get_bits::<2>(6) == self.class_shfl.val() {
                     if self.opi.val().get_bits::<3>(3) == self.zero3.val() {
@@ -429,37 +413,12 @@ macro_rules! unit {
                     self.v0f.next = self.vali.val();
                 }
                 // ---- optional `root` register (the reduction's last node to its root)
-                for r in 0..self.extra.0.root {
-                    self.cregx[r].clk_i.next = self.clk_i.val();
-                    self.cregx[r].d_i.next = self.c0f.val();
-                    self.c0x.next = self.cregx[r].q_o.val();
-                    self.kregx[r].clk_i.next = self.clk_i.val();
-                    self.kregx[r].d_i.next = self.clsf.val();
-                    self.clsx.next = self.kregx[r].q_o.val();
-                    self.vregx[r].clk_i.next = self.clk_i.val();
-                    self.vregx[r].rst_ni.next = self.rst_ni.val();
-                    self.vregx[r].d_i.next = self.v0f.val();
-                    self.v0x.next = self.vregx[r].q_o.val();
-                }
-                for _e in 0..(1 - self.extra.0.root) {
-                    self.c0x.next = self.c0f.val();
-                    self.clsx.next = self.clsf.val();
-                    self.v0x.next = self.v0f.val();
-                }
+                opt_reg!(self.extra.0.root, self.cregx[0], self.c0f.val() => self.c0x);
+                opt_reg!(self.extra.0.root, self.kregx[0], self.clsf.val() => self.clsx);
+                opt_reg!(self.extra.0.root, self.vregx[0], self.v0f.val() => self.v0x, reset);
                 // ---- control pipeline: a register after tree level b < K where enabled
-                for r in 0..self.stage.0[0] {
-                    self.creg0[r].clk_i.next = self.clk_i.val();
-                    self.creg0[r].d_i.next = self.c0x.val();
-                    self.cq[0].next = self.creg0[r].q_o.val();
-                    self.vreg0[r].clk_i.next = self.clk_i.val();
-                    self.vreg0[r].rst_ni.next = self.rst_ni.val();
-                    self.vreg0[r].d_i.next = self.v0x.val();
-                    self.vq[0].next = self.vreg0[r].q_o.val();
-                }
-                for _e in 0..(1 - self.stage.0[0]) {
-                    self.cq[0].next = self.c0x.val();
-                    self.vq[0].next = self.v0x.val();
-                }
+                opt_reg!(self.stage.0[0], self.creg0[0], self.c0x.val() => self.cq[0]);
+                opt_reg!(self.stage.0[0], self.vreg0[0], self.v0x.val() => self.vq[0], reset);
                 for b in 1..$k {
                     for r in self.registers_in(1, b)..self.registers_in(1, b + 1) {
                         self.creg[r].clk_i.next = self.clk_i.val();
@@ -476,17 +435,8 @@ macro_rules! unit {
                     }
                 }
                 // ---- the class, one copy per lane, through the same boundaries
-                for r in 0..self.stage.0[0] {
-                    for i in 0..$n {
-                        self.kreg[r * $n + i].clk_i.next = self.clk_i.val();
-                        self.kreg[r * $n + i].d_i.next = self.clsx.val();
-                        self.kq[i].next = self.kreg[r * $n + i].q_o.val();
-                    }
-                }
-                for _e in 0..(1 - self.stage.0[0]) {
-                    for i in 0..$n {
-                        self.kq[i].next = self.clsx.val();
-                    }
+                for i in 0..$n {
+                    opt_reg!(self.stage.0[0], self.kreg[i], self.clsx.val() => self.kq[i]);
                 }
                 for b in 1..$k {
                     for r in self.registers_in(0, b)..self.registers_in(0, b + 1) {
@@ -556,43 +506,18 @@ macro_rules! unit {
                     }
                 }
                 // ---- optional `result` register (after the last tree level)
-                for r in 0..self.extra.0.result {
-                    self.cregr[r].clk_i.next = self.clk_i.val();
-                    self.cregr[r].d_i.next = self.co.val().wen;
-                    self.wr.next = self.cregr[r].q_o.val();
-                    for g in 0..($n >> 2) {
-                        self.rres[g].clk_i.next = self.clk_i.val();
-                        self.rres[g].d_i.next = self.rsrc[g].val();
-                        self.resq[g].next = self.rres[g].q_o.val();
-                        self.ridx[g].clk_i.next = self.clk_i.val();
-                        self.ridx[g].d_i.next = self.co.val().idx;
-                        self.idxq[g].next = self.ridx[g].q_o.val();
-                    }
-                    for i in 0..$n {
-                        for s in 0..4 {
-                            self.kregr[4 * i + s].clk_i.next = self.clk_i.val();
-                            self.kregr[4 * i + s].d_i.next = self.ko[i].val();
-                            self.kr[4 * i + s].next = self.kregr[4 * i + s].q_o.val();
-                        }
-                    }
-                    self.vregr[r].clk_i.next = self.clk_i.val();
-                    self.vregr[r].rst_ni.next = self.rst_ni.val();
-                    self.vregr[r].d_i.next = self.vo.val();
-                    self.vr.next = self.vregr[r].q_o.val();
+                opt_reg!(self.extra.0.result, self.cregr[0], self.co.val().wen => self.wr);
+                for g in 0..($n >> 2) {
+                    opt_reg!(self.extra.0.result, self.rres[g], self.rsrc[g].val() => self.resq[g]);
+                    opt_reg!(self.extra.0.result, self.ridx[g], self.co.val().idx => self.idxq[g]);
                 }
-                for _e in 0..(1 - self.extra.0.result) {
-                    self.wr.next = self.co.val().wen;
-                    for g in 0..($n >> 2) {
-                        self.resq[g].next = self.rsrc[g].val();
-                        self.idxq[g].next = self.co.val().idx;
+                for i in 0..$n {
+                    for s in 0..4 {
+                        opt_reg!(self.extra.0.result, self.kregr[4 * i + s], self.ko[i].val()
+                            => self.kr[4 * i + s]);
                     }
-                    for i in 0..$n {
-                        for s in 0..4 {
-                            self.kr[4 * i + s].next = self.ko[i].val();
-                        }
-                    }
-                    self.vr.next = self.vo.val();
                 }
+                opt_reg!(self.extra.0.result, self.vregr[0], self.vo.val() => self.vr, reset);
                 // ---- output mux (controls of the last tree level), byte `s` of each lane switched
                 // by its own copy of the class
                 for g in 0..($n >> 2) {
@@ -619,23 +544,9 @@ macro_rules! unit {
                 )*
                 self.wen_c.next = self.wr.val();
                 // ---- optional output register (boundary K)
-                for r in 0..self.stage.0[$k] {
-                    self.dst_reg[r].clk_i.next = self.clk_i.val();
-                    self.dst_reg[r].d_i.next = self.dst_c.val();
-                    self.dst_o.next = self.dst_reg[r].q_o.val();
-                    self.wen_reg[r].clk_i.next = self.clk_i.val();
-                    self.wen_reg[r].d_i.next = self.wen_c.val();
-                    self.wen_o.next = self.wen_reg[r].q_o.val();
-                    self.out_vreg[r].clk_i.next = self.clk_i.val();
-                    self.out_vreg[r].rst_ni.next = self.rst_ni.val();
-                    self.out_vreg[r].d_i.next = self.vr.val();
-                    self.valid_o.next = self.out_vreg[r].q_o.val();
-                }
-                for _e in 0..(1 - self.stage.0[$k]) {
-                    self.dst_o.next = self.dst_c.val();
-                    self.wen_o.next = self.wen_c.val();
-                    self.valid_o.next = self.vr.val();
-                }
+                opt_reg!(self.stage.0[$k], self.dst_reg[0], self.dst_c.val() => self.dst_o);
+                opt_reg!(self.stage.0[$k], self.wen_reg[0], self.wen_c.val() => self.wen_o);
+                opt_reg!(self.stage.0[$k], self.out_vreg[0], self.vr.val() => self.valid_o, reset);
             }
         }
         });

@@ -29,6 +29,7 @@
 //! participation mask as one copy per four lanes, so each group decodes its own copy.
 //! Parameters: `N` lanes (4, 8, 16, 32), `K = log2(N)`, `W = 32 * N`.
 
+use pisa_hdl_gen::hdl_gen;
 use rust_hdl::prelude::*;
 
 use crate::config::{Extras, Registers};
@@ -206,34 +207,13 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic
     #[hdl_gen]
     fn update(&mut self) {
         // ---- optional `input` register: the controls as one copy per four lanes
-        for r in 0..self.extra.0.input {
-            for g in 0..(N >> 2) {
-                self.in_mode[g].clk_i.next = self.clk_i.val();
-                self.in_mode[g].d_i.next = self.mode_i.val();
-                self.modeg[g].next = self.in_mode[g].q_o.val();
-                self.in_sg[g].clk_i.next = self.clk_i.val();
-                self.in_sg[g].d_i.next = self.sg_i.val();
-                self.sgg[g].next = self.in_sg[g].q_o.val();
-                self.in_part[g].clk_i.next = self.clk_i.val();
-                self.in_part[g].d_i.next = self.part_i.val();
-                self.partg[g].next = self.in_part[g].q_o.val();
-            }
-            self.in_src0[r].clk_i.next = self.clk_i.val();
-            self.in_src0[r].d_i.next = self.src0_i.val();
-            self.src0g.next = self.in_src0[r].q_o.val();
-            self.in_src1[r].clk_i.next = self.clk_i.val();
-            self.in_src1[r].d_i.next = self.src1_i.val();
-            self.src1g.next = self.in_src1[r].q_o.val();
+        for g in 0..(N >> 2) {
+            opt_reg!(self.extra.0.input, self.in_mode[g], self.mode_i.val() => self.modeg[g]);
+            opt_reg!(self.extra.0.input, self.in_sg[g], self.sg_i.val() => self.sgg[g]);
+            opt_reg!(self.extra.0.input, self.in_part[g], self.part_i.val() => self.partg[g]);
         }
-        for _e in 0..(1 - self.extra.0.input) {
-            for g in 0..(N >> 2) {
-                self.modeg[g].next = self.mode_i.val();
-                self.sgg[g].next = self.sg_i.val();
-                self.partg[g].next = self.part_i.val();
-            }
-            self.src0g.next = self.src0_i.val();
-            self.src1g.next = self.src1_i.val();
-        }
+        opt_reg!(self.extra.0.input, self.in_src0[0], self.src0_i.val() => self.src0g);
+        opt_reg!(self.extra.0.input, self.in_src1[0], self.src1_i.val() => self.src1g);
         // ---- per lane: select = the source lane, or the lane itself when it keeps its own src0
         for i in 0..N {
             if self.sgg[i / 4].val() {
@@ -268,38 +248,15 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic
             self.up[g].next = self.modeg[g].val() == self.mode_up.val();
         }
         // ---- optional `front` register: srcLane, clampLane, .up, participation, src0
-        for r in 0..self.extra.0.front {
-            for i in 0..N {
-                self.fr_src_w[i].clk_i.next = self.clk_i.val();
-                self.fr_src_w[i].d_i.next = self.src_w[i].val();
-                self.src_wq[i].next = self.fr_src_w[i].q_o.val();
-                self.fr_clamp[i].clk_i.next = self.clk_i.val();
-                self.fr_clamp[i].d_i.next = self.clamp[i].val();
-                self.clampq[i].next = self.fr_clamp[i].q_o.val();
-                self.fr_up[i].clk_i.next = self.clk_i.val();
-                self.fr_up[i].d_i.next = self.up[i / 4].val();
-                self.upq[i].next = self.fr_up[i].q_o.val();
-            }
-            for g in 0..(N >> 2) {
-                self.fr_part[g].clk_i.next = self.clk_i.val();
-                self.fr_part[g].d_i.next = self.partg[g].val();
-                self.partq[g].next = self.fr_part[g].q_o.val();
-            }
-            self.fr_src0[r].clk_i.next = self.clk_i.val();
-            self.fr_src0[r].d_i.next = self.src0g.val();
-            self.src0q.next = self.fr_src0[r].q_o.val();
+        for i in 0..N {
+            opt_reg!(self.extra.0.front, self.fr_src_w[i], self.src_w[i].val() => self.src_wq[i]);
+            opt_reg!(self.extra.0.front, self.fr_clamp[i], self.clamp[i].val() => self.clampq[i]);
+            opt_reg!(self.extra.0.front, self.fr_up[i], self.up[i / 4].val() => self.upq[i]);
         }
-        for _e in 0..(1 - self.extra.0.front) {
-            for i in 0..N {
-                self.src_wq[i].next = self.src_w[i].val();
-                self.clampq[i].next = self.clamp[i].val();
-                self.upq[i].next = self.up[i / 4].val();
-            }
-            for g in 0..(N >> 2) {
-                self.partq[g].next = self.partg[g].val();
-            }
-            self.src0q.next = self.src0g.val();
+        for g in 0..(N >> 2) {
+            opt_reg!(self.extra.0.front, self.fr_part[g], self.partg[g].val() => self.partq[g]);
         }
+        opt_reg!(self.extra.0.front, self.fr_src0[0], self.src0g.val() => self.src0q);
         for i in 0..N {
             self.src[i].next = self.src_wq[i].val().get_bits::<K>(0);
             // inBounds: .up srcLane >= clampLane (and not below 0); else srcLane <= clampLane
@@ -366,17 +323,8 @@ impl<const N: usize, const K: usize, const K1: usize, const W: usize> Logic
             self.mux.sel_i[i].next = self.sel[i].val();
         }
         // ---- optional `result` register on the tree outputs
-        for _e in 0..self.extra.0.result {
-            for i in 0..N {
-                self.rr[i].clk_i.next = self.clk_i.val();
-                self.rr[i].d_i.next = self.mux.dst_o[i].val();
-                self.dst_o[i].next = self.rr[i].q_o.val();
-            }
-        }
-        for _e in 0..(1 - self.extra.0.result) {
-            for i in 0..N {
-                self.dst_o[i].next = self.mux.dst_o[i].val();
-            }
+        for i in 0..N {
+            opt_reg!(self.extra.0.result, self.rr[i], self.mux.dst_o[i].val() => self.dst_o[i]);
         }
     }
 }

@@ -63,3 +63,54 @@ fn a_level_loop_simulates_and_generates_every_level() {
     // nothing beyond the levels' sizes
     assert!(!v.contains("v$1$2") && !v.contains("v$2$1") && !v.contains("v$3$"), "{v}");
 }
+
+/// `opt_reg!(PRESENT, REG, D => Q)`: one optional register, present or a wire.
+#[derive(LogicBlock)]
+struct Delay {
+    pub clk_i: Signal<In, Clock>,
+    pub d_i: Signal<In, Bits<8>>,
+    pub q_o: Signal<Out, Bits<8>>,
+    r: Vec<pisa_rtl::prims::PipeReg<Bits<8>>>,
+    present: pisa_rtl::prims::Param<usize>,
+}
+
+impl Delay {
+    fn new(present: usize) -> Self {
+        Delay {
+            clk_i: Default::default(),
+            d_i: Default::default(),
+            q_o: Default::default(),
+            r: (0..present).map(|_| Default::default()).collect(),
+            present: pisa_rtl::prims::Param(present),
+        }
+    }
+}
+
+impl Logic for Delay {
+    #[hdl_gen]
+    fn update(&mut self) {
+        opt_reg!(self.present.0, self.r[0], self.d_i.val() + 1 => self.q_o);
+    }
+}
+
+#[test]
+fn an_optional_register_is_a_register_or_a_wire() {
+    for present in [0, 1] {
+        let mut d = Delay::new(present);
+        d.connect_all();
+        d.d_i.next = 5.into();
+        assert!(simulate(&mut d, 10));
+        // a wire passes d + 1 at once; the register still holds its reset value 0
+        let want = if present == 1 { 0 } else { 6 };
+        assert_eq!(d.q_o.val().index(), want, "present {present} before the edge");
+        d.clk_i.next = true.into();
+        assert!(simulate(&mut d, 10));
+        assert_eq!(d.q_o.val().index(), 6, "present {present} after the edge");
+        let v = generate_verilog_unchecked(&d);
+        if present == 1 {
+            assert!(v.contains("r$0$d_i = d_i + 32'h1;") && v.contains("q_o = r$0$q_o;"), "{v}");
+        } else {
+            assert!(v.contains("q_o = d_i + 32'h1;") && !v.contains("r$0"), "{v}");
+        }
+    }
+}

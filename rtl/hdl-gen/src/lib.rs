@@ -10,6 +10,10 @@
 //!   (`self.n[b][j].a_i`); rust-hdl evaluates only a name's first index, with loop variables
 //!   and literals only.
 //!
+//! And one addition: `opt_reg!(PRESENT, REG, D => Q)`, an optional pipeline register in one line
+//! (`opt_reg.rs`), rewritten into a register loop and a wire loop before the rest reads the
+//! function.
+//!
 //! `update()` and `connect()` are the function as written, as with rust-hdl's attribute, and the
 //! Verilog of a loop is the same text rust-hdl writes for it (it unrolls loops too): each
 //! iteration is a one-pass rust-hdl loop that binds the loop variable where it stands alone
@@ -21,20 +25,23 @@
 mod common;
 mod connect_gen;
 mod hdl_gen;
+mod opt_reg;
 
 use proc_macro::TokenStream;
 use quote::quote;
 use syn::parse_macro_input;
 
-use crate::common::TS;
 use crate::connect_gen::connect_gen;
 use crate::hdl_gen::hdl_gen_process;
 
 /// rust-hdl's `#[hdl_gen]` with loops unrolled in Rust (see the crate documentation).
 #[proc_macro_attribute]
 pub fn hdl_gen(_attr: TokenStream, item: TokenStream) -> TokenStream {
-    let orig = TS::from(item.clone());
-    let parse = parse_macro_input!(item as syn::ItemFn);
+    let mut parse = parse_macro_input!(item as syn::ItemFn);
+    if let Err(e) = opt_reg::desugar(&mut parse.block) {
+        return e.to_compile_error().into();
+    }
+    let orig = quote!(#parse);
     let connects = match connect_gen(&parse) {
         Err(e) => return e.to_compile_error().into(),
         Ok(t) => t,

@@ -156,46 +156,16 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- optional `input` register: op_i once per decoder, the mask, the operands
-        for r in 0..self.extra.0.input {
-            for g in 0..(N >> 2) {
-                self.in_op[g].clk_i.next = self.clk_i.val();
-                self.in_op[g].d_i.next = self.op_i.val();
-                self.dec[g].op_i.next = self.in_op[g].q_o.val();
-            }
-            self.in_part[r].clk_i.next = self.clk_i.val();
-            self.in_part[r].d_i.next = self.part_i.val();
-            self.partg.next = self.in_part[r].q_o.val();
-            self.in_src0[r].clk_i.next = self.clk_i.val();
-            self.in_src0[r].d_i.next = self.src0_i.val();
-            self.srcg.next = self.in_src0[r].q_o.val();
+        for g in 0..(N >> 2) {
+            opt_reg!(self.extra.0.input, self.in_op[g], self.op_i.val() => self.dec[g].op_i);
         }
-        for _e in 0..(1 - self.extra.0.input) {
-            for g in 0..(N >> 2) {
-                self.dec[g].op_i.next = self.op_i.val();
-            }
-            self.partg.next = self.part_i.val();
-            self.srcg.next = self.src0_i.val();
-        }
+        opt_reg!(self.extra.0.input, self.in_part[0], self.part_i.val() => self.partg);
+        opt_reg!(self.extra.0.input, self.in_src0[0], self.src0_i.val() => self.srcg);
         // ---- boundary 0: operands and controls, registered before the leaves
-        for r in 0..self.stage.0[0] {
-            self.r0s[r].clk_i.next = self.clk_i.val();
-            self.r0s[r].d_i.next = self.srcg.val();
-            self.s0q.next = self.r0s[r].q_o.val();
-            self.r0p[r].clk_i.next = self.clk_i.val();
-            self.r0p[r].d_i.next = self.partg.val();
-            self.p0q.next = self.r0p[r].q_o.val();
-            for i in 0..N {
-                self.r0c[i].clk_i.next = self.clk_i.val();
-                self.r0c[i].d_i.next = self.dec[i / 4].ctl_o.val();
-                self.c0q[i].next = self.r0c[i].q_o.val();
-            }
-        }
-        for _e in 0..(1 - self.stage.0[0]) {
-            self.s0q.next = self.srcg.val();
-            self.p0q.next = self.partg.val();
-            for i in 0..N {
-                self.c0q[i].next = self.dec[i / 4].ctl_o.val();
-            }
+        opt_reg!(self.stage.0[0], self.r0s[0], self.srcg.val() => self.s0q);
+        opt_reg!(self.stage.0[0], self.r0p[0], self.partg.val() => self.p0q);
+        for i in 0..N {
+            opt_reg!(self.stage.0[0], self.r0c[i], self.dec[i / 4].ctl_o.val() => self.c0q[i]);
         }
         // ---- leaves
         for i in 0..N {
@@ -204,25 +174,11 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.leaves[i].ctl_i.next = self.c0q[i].val();
         }
         // ---- optional `front` register: the leaf values and the controls (`lq[0]`, `cq[0]`)
-        for _r in 0..self.extra.0.front {
-            for i in 0..N {
-                self.rf[i].clk_i.next = self.clk_i.val();
-                self.rf[i].d_i.next = self.leaves[i].leaf_o.val();
-                self.lq[0][i].next = self.rf[i].q_o.val();
-            }
-            for j in 0..(N >> 1) {
-                self.rfc[j].clk_i.next = self.clk_i.val();
-                self.rfc[j].d_i.next = self.c0q[2 * j].val();
-                self.cq[0][j].next = self.rfc[j].q_o.val();
-            }
+        for i in 0..N {
+            opt_reg!(self.extra.0.front, self.rf[i], self.leaves[i].leaf_o.val() => self.lq[0][i]);
         }
-        for _e in 0..(1 - self.extra.0.front) {
-            for i in 0..N {
-                self.lq[0][i].next = self.leaves[i].leaf_o.val();
-            }
-            for j in 0..(N >> 1) {
-                self.cq[0][j].next = self.c0q[2 * j].val();
-            }
+        for j in 0..(N >> 1) {
+            opt_reg!(self.extra.0.front, self.rfc[j], self.c0q[2 * j].val() => self.cq[0][j]);
         }
         // ---- the levels: level `b`'s nodes combine pairs of level `b - 1`'s values; levels
         // below the last have a pick, after the optional stage register
@@ -278,18 +234,8 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
         self.last.next = self.n[K][0].out_o.val();
         self.lastc.next = self.cq[K - 1][0].val();
         // with "pick": a register before the last node's pick
-        for r in 0..self.extra.0.pick {
-            self.rl[r].clk_i.next = self.clk_i.val();
-            self.rl[r].d_i.next = self.last.val();
-            self.pickl.pair_i.next = self.rl[r].q_o.val();
-            self.rlc[r].clk_i.next = self.clk_i.val();
-            self.rlc[r].d_i.next = self.lastc.val();
-            self.lastcp.next = self.rlc[r].q_o.val();
-        }
-        for _e in 0..(1 - self.extra.0.pick) {
-            self.pickl.pair_i.next = self.last.val();
-            self.lastcp.next = self.lastc.val();
-        }
+        opt_reg!(self.extra.0.pick, self.rl[0], self.last.val() => self.pickl.pair_i);
+        opt_reg!(self.extra.0.pick, self.rlc[0], self.lastc.val() => self.lastcp);
         // ---- optional `root` register between the last node's pick and the root
         // (one register and root per copy of the result)
         for _r in 0..self.extra.0.root {
@@ -310,13 +256,6 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             self.results_o[c].next = self.root[c].result_o.val();
         }
         // ---- optional `result` register after the root
-        for r in 0..self.extra.0.result {
-            self.rr[r].clk_i.next = self.clk_i.val();
-            self.rr[r].d_i.next = self.root[0].result_o.val();
-            self.result_o.next = self.rr[r].q_o.val();
-        }
-        for _e in 0..(1 - self.extra.0.result) {
-            self.result_o.next = self.root[0].result_o.val();
-        }
+        opt_reg!(self.extra.0.result, self.rr[0], self.root[0].result_o.val() => self.result_o);
     }
 }
