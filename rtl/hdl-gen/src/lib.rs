@@ -1,6 +1,6 @@
 //! `#[hdl_gen]` for the generator's trees: rust-hdl 0.46's attribute (`rust-hdl-macros`, MIT,
 //! Samit Basu; `common.rs`, `connect_gen.rs` and `hdl_gen.rs` are its files) with two changes in
-//! `hdl_gen.rs`, both in how `hdl()` is built, so that a tree can be written once as a loop over
+//! `hdl_gen.rs` (`hdl_for_loop`, `signal`), both in how `hdl()` is built, so that a tree can be written once as a loop over
 //! its levels:
 //!
 //! - A `for` loop is unrolled in Rust when `hdl()` runs, so its bounds may use the variables of
@@ -8,7 +8,8 @@
 //!   attribute evaluates every bound on its own, where outer loop variables do not exist.
 //! - Every `[index]` in a signal's name is a Rust expression evaluated then
 //!   (`self.n[b][j].a_i`); rust-hdl evaluates only a name's first index, with loop variables
-//!   and literals only.
+//!   and literals only. An index may use loop variables, constants and arithmetic, not `self`
+//!   (the name's text has lost `self.` and its dots by then).
 //!
 //! And one addition: `opt_reg!(PRESENT, REG, D => Q)`, an optional pipeline register in one line
 //! (`opt_reg.rs`), rewritten into a register loop and a wire loop before the rest reads the
@@ -17,8 +18,9 @@
 //! `update()` and `connect()` are the function as written, as with rust-hdl's attribute, and the
 //! Verilog of a loop is the same text rust-hdl writes for it (it unrolls loops too): each
 //! iteration is a one-pass rust-hdl loop that binds the loop variable where it stands alone
-//! (`x.get_bit(i)`). `rtl/tests/emit_stable.rs`-style checks compare emitted text, and every
-//! simulation, lint and proof reads the result.
+//! (`x.get_bit(i)`). `rtl/tests/hdl_gen_loops.rs` tests both changes and `opt_reg!`; the
+//! snapshots (`rtl/tests/snapshots.rs`) pin the emitted text, and every simulation, lint and
+//! proof reads it.
 
 #![allow(clippy::all)]
 
