@@ -145,8 +145,11 @@ fn compare(lanes: usize, reps: usize) -> (u64, u64, String) {
     run(
         &dir,
         "iverilog",
-        &[&["-g2005", "-o", "tb.vvp"][..], &files.iter().map(|s| s.as_str()).collect::<Vec<_>>()]
-            .concat(),
+        &[
+            &["-g2005", "-o", "tb.vvp", &format!("-I{}", rtl.display())][..],
+            &files.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
+        ]
+        .concat(),
     );
     let out = run(&dir, "vvp", &["-n", "tb.vvp"]);
     let num = |key: &str| {

@@ -125,6 +125,7 @@ fn rtl_reduce(rtl: &Path, op: u8, part: u32, src0: &[u32]) -> u32 {
     let vvp = rtl.join("tb.vvp");
     let c = Command::new("iverilog")
         .args(["-g2005", "-o", vvp.to_str().unwrap()])
+        .arg(format!("-I{}", rtl.display()))
         .args(&files)
         .output()
         .expect("iverilog");

@@ -68,6 +68,7 @@ def main(argv=None):
     t = time.perf_counter()
     runner.build(
         sources=sources,
+        includes=[out / "rtl"],  # the modules include the emission's header (<prefix>_defs.vh)
         hdl_toplevel=unit["top"],
         build_dir=build_dir,
         build_args=build_args,

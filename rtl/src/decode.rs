@@ -46,6 +46,21 @@ pub fn ired_max_op() -> u64 {
     IredOp::ALL.len() as u64 - 1
 }
 
+/// `fred`'s op field (`op_i[1:0]`) for `op`, as `SgOp::encode` writes it.
+pub fn fred_op(op: FredOp) -> u64 {
+    u64::from(SgOp::Fred { op, nanp: false, ty: FloatType::F }.encode() & 3)
+}
+
+/// `fred`'s type field (`op_i[5:3]`) for `ty`, as `SgOp::encode` writes it.
+pub fn fred_type(ty: FloatType) -> u64 {
+    u64::from((SgOp::Fred { op: FredOp::Min, nanp: false, ty }.encode() >> 3) & 7)
+}
+
+/// `ired`'s op field (`op_i[3:0]`) for `op`, as `SgOp::encode` writes it.
+pub fn ired_op(op: IredOp) -> u64 {
+    u64::from(SgOp::Ired { op, ty: IntType::B32 }.encode() & 0xF)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +82,26 @@ mod tests {
             };
             assert_eq!(valid, SgOp::decode(code).is_some(), "{code:#04x}");
         }
+    }
+
+    /// The field codes put back together give each form's code.
+    #[test]
+    fn field_codes_compose_the_encoding() {
+        for op in SgOp::all() {
+            let code = u64::from(op.encode());
+            match op {
+                SgOp::Fred { op, nanp, ty } => assert_eq!(
+                    code,
+                    class_fred() << 6 | fred_op(op) | u64::from(nanp) << 2 | fred_type(ty) << 3
+                ),
+                SgOp::Ired { op, ty } => assert_eq!(
+                    code,
+                    class_ired() << 6 | ired_op(op) | u64::from(ty == IntType::B16) << 4
+                ),
+                _ => {}
+            }
+        }
+        assert_eq!(fred_max_type(), fred_type(*FloatType::ALL.last().unwrap()));
+        assert_eq!(ired_max_op(), ired_op(*IredOp::ALL.last().unwrap()));
     }
 }

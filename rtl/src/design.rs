@@ -421,6 +421,11 @@ macro_rules! emit_for {
 /// The Verilog of `block` for `cfg`, module names starting with `prefix` (e.g. `pisa_sg`).
 pub fn design(cfg: &UnitConfig, block: BlockName, prefix: &str) -> Result<Design, EmitError> {
     let mut d = emit_lanes(cfg, block, prefix)?;
+    // the encoding's constants from the emission's header (`<prefix>_defs.vh`)
+    for m in &mut d.modules {
+        m.text = crate::integration::use_header(prefix, &m.text)
+            .map_err(|msg| EmitError::Header { module: m.name.clone(), msg })?;
+    }
     d.prefix = prefix.to_string();
     d.block = block.name().to_string();
     d.cfg = cfg.clone();

@@ -44,6 +44,9 @@ pub enum EmitError {
     /// needs its entry in `design::ModuleType::child`).
     #[error("no module type for the instance at {0} (add it to design::ModuleType::child)")]
     UnknownModule(String),
+    /// A module's constant disagrees with the header's (`integration::use_header`).
+    #[error("module {module}: {msg}")]
+    Header { module: String, msg: String },
 }
 
 /// How to name and document one kind of module.

@@ -108,9 +108,9 @@ macro_rules! unit {
             class_ired: Constant<Bits<2>>,
             zero3: Constant<Bits<3>>,
             zero6: Constant<Bits<6>>,
-            fred_bad_op: Constant<Bits<2>>,
-            fred_max_type: Constant<Bits<3>>,
-            ired_max_op: Constant<Bits<4>>,
+            fred_op_reserved: Constant<Bits<2>>,
+            fred_type_last: Constant<Bits<3>>,
+            ired_op_last: Constant<Bits<4>>,
             no_lanes: Constant<Bits<$n>>,
             cls: Signal<Local, Bits<2>>,
             /// The unit's own copies of the inputs after the optional `input` register (the
@@ -251,9 +251,9 @@ macro_rules! unit {
                     class_ired: c(crate::decode::class_ired()),
                     zero3: c(0),
                     zero6: c(0),
-                    fred_bad_op: c(crate::decode::fred_reserved_op()),
-                    fred_max_type: c(crate::decode::fred_max_type()),
-                    ired_max_op: c(crate::decode::ired_max_op()),
+                    fred_op_reserved: c(crate::decode::fred_reserved_op()),
+                    fred_type_last: c(crate::decode::fred_max_type()),
+                    ired_op_last: c(crate::decode::ired_max_op()),
                     no_lanes: c(0),
                     cls: Default::default(),
                     opi: Default::default(),
@@ -343,15 +343,15 @@ macro_rules! unit {
                         self.cls.next = self.c_none.val();
                     }
                 } else if self.opi.val().get_bits::<2>(6) == self.class_fred.val() {
-                    if (self.opi.val().get_bits::<2>(0) != self.fred_bad_op.val())
-                        && (self.opi.val().get_bits::<3>(3) <= self.fred_max_type.val())
+                    if (self.opi.val().get_bits::<2>(0) != self.fred_op_reserved.val())
+                        && (self.opi.val().get_bits::<3>(3) <= self.fred_type_last.val())
                     {
                         self.cls.next = self.c_red.val();
                     } else {
                         self.cls.next = self.c_none.val();
                     }
                 } else if self.opi.val().get_bits::<2>(6) == self.class_ired.val() {
-                    if !self.opi.val().get_bit(5) && (self.opi.val().get_bits::<4>(0) <= self.ired_max_op.val()) {
+                    if !self.opi.val().get_bit(5) && (self.opi.val().get_bits::<4>(0) <= self.ired_op_last.val()) {
                         self.cls.next = self.c_red.val();
                     } else {
                         self.cls.next = self.c_none.val();

@@ -64,6 +64,57 @@ fn op_constants(text: &str, define: bool) -> BTreeMap<String, u8> {
     m
 }
 
+/// `` `define PISA_SG_NAME W'dV `` of the header: NAME → V (sized decimal values only).
+fn defines(vh: &str) -> BTreeMap<String, u64> {
+    let mut m = BTreeMap::new();
+    for line in vh.lines() {
+        if let ["`define", name, value, ..] = line.split_whitespace().collect::<Vec<_>>()[..] {
+            if let (Some(n), Some((_, v))) = (name.strip_prefix("PISA_SG_"), value.split_once("'d"))
+            {
+                m.insert(n.to_string(), v.parse().expect("decimal"));
+            }
+        }
+    }
+    m
+}
+
+/// The field codes as `SgOp::decode` reads them, one form at a time: the class of each
+/// instruction, `fred`'s op and type fields, `ired`'s op field, the reserved `fred` op and the
+/// largest valid `fred` type and `ired` op.
+fn field_codes() -> Vec<(String, u64)> {
+    let mut v = Vec::new();
+    let mut fred_types = Vec::new();
+    let mut ired_ops = Vec::new();
+    for code in 0..=255u8 {
+        let Some(op) = SgOp::decode(code) else { continue };
+        let (c, low) = (u64::from(code >> 6), u64::from(code & 0x3F));
+        let name = op.to_string();
+        let parts: Vec<&str> = name.split('.').collect();
+        v.push((format!("CLASS_{}", parts[0].to_uppercase()), c));
+        match parts[0] {
+            "fred" => {
+                v.push((format!("FRED_OP_{}", parts[1].to_uppercase()), low & 3));
+                let ty = parts.last().unwrap().to_uppercase();
+                v.push((format!("FRED_TYPE_{ty}"), low >> 3));
+                fred_types.push(low >> 3);
+            }
+            "ired" => {
+                v.push((format!("IRED_OP_{}", parts[1].to_uppercase()), low & 0xF));
+                ired_ops.push(low & 0xF);
+            }
+            _ => {}
+        }
+    }
+    let fred_ops: Vec<u64> =
+        v.iter().filter(|(n, _)| n.starts_with("FRED_OP_")).map(|x| x.1).collect();
+    let reserved: Vec<u64> = (0..4).filter(|o| !fred_ops.contains(o)).collect();
+    assert_eq!(reserved.len(), 1);
+    v.push(("FRED_OP_RESERVED".into(), reserved[0]));
+    v.push(("FRED_TYPE_LAST".into(), *fred_types.iter().max().unwrap()));
+    v.push(("IRED_OP_LAST".into(), *ired_ops.iter().max().unwrap()));
+    v
+}
+
 fn expected() -> BTreeMap<String, u8> {
     SgOp::all()
         .into_iter()
@@ -91,8 +142,9 @@ fn package_header_filelist_and_core_agree_with_the_model_and_the_manifest() {
             .filter(|l| !l.starts_with("//") && !l.is_empty())
             .map(String::from)
             .collect();
-        assert_eq!(listed[0], "pisa_sg_pkg.sv", "{tag}: the package comes first");
-        let mut a: Vec<&str> = listed[1..].iter().map(String::as_str).collect();
+        assert_eq!(listed[0], "+incdir+.", "{tag}: the header's folder comes first");
+        assert_eq!(listed[1], "pisa_sg_pkg.sv", "{tag}: then the package");
+        let mut a: Vec<&str> = listed[2..].iter().map(String::as_str).collect();
         let mut b = modules.clone();
         a.sort();
         b.sort();
@@ -104,6 +156,25 @@ fn package_header_filelist_and_core_agree_with_the_model_and_the_manifest() {
             assert!(core.contains(&format!("- {f}:")), "{tag}: core file lacks {f}");
         }
         assert!(core.contains("toplevel: pisa_sg_unit"), "{tag}");
+        // the unit's decode reads the class codes and field limits from the header, whose
+        // values are the model's encoding; every macro a module uses is defined there
+        let defined = defines(&vh);
+        for (name, want) in field_codes() {
+            assert_eq!(defined.get(&name), Some(&want), "{tag}: `PISA_SG_{name} in the header");
+        }
+        let top = read("pisa_sg_unit.v");
+        assert!(top.contains("`include \"pisa_sg_defs.vh\"\n"), "{tag}: the top includes it");
+        for c in ["CLASS_SHFL", "CLASS_FRED", "CLASS_IRED", "FRED_OP_RESERVED", "FRED_TYPE_LAST"] {
+            assert!(top.contains(&format!(" = `PISA_SG_{c};")), "{tag}: the top uses {c}");
+        }
+        for f in &modules {
+            let text = read(f);
+            for used in text.split('`').skip(1).filter_map(|t| t.strip_prefix("PISA_SG_")) {
+                let name: String =
+                    used.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                assert!(defined.contains_key(&name), "{tag}: {f} uses undefined `PISA_SG_{name}");
+            }
+        }
         // every file of the folder is in the manifest
         for f in ["pisa_sg_pkg.sv", "pisa_sg_defs.vh", "pisa_sg.f", "pisa_sg.core", "pisa_sg.vlt"] {
             assert!(unit.files.iter().any(|r| r.file == f), "{tag}: manifest lacks {f}");
@@ -306,7 +377,7 @@ fn an_icarus_testbench_on_the_package_and_filelist_gets_the_models_answers() {
         .filter(|l| l.ends_with(".v"))
         .map(String::from)
         .collect();
-    let mut args = vec!["-g2005", "-o", "tb05.vvp"];
+    let mut args = vec!["-g2005", "-I.", "-o", "tb05.vvp"];
     args.extend(modules.iter().map(String::as_str));
     args.push("tb05.v");
     iverilog(&dir, &args);

@@ -36,6 +36,7 @@ fn verilator(dir: &Path, top: &str) {
     // the emission's waiver file holds every lint waiver (none are inline)
     let out = Command::new("verilator")
         .args(["--lint-only", "-Wall", "--top-module", top])
+        .arg(format!("-I{}", dir.display()))
         .arg(dir.join("pisa_sg.vlt"))
         .args(sources(dir))
         .output()

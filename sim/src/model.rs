@@ -388,6 +388,8 @@ fn build(
             .args(extra_flags("PISA_VERILATOR_FLAGS"))
             .args(["--prefix", "Vpisa", "--top-module", "pisa_sg_unit", "-Mdir"])
             .arg(&obj)
+            // the modules include the emission's header (`pisa_sg_defs.vh`)
+            .arg(format!("-I{}", rtl.display()))
             .args(&sources);
         run(&mut v, &work.join("verilator.log"), &format!("{} --cc", tools.verilator.display()))?;
         std::fs::write(work.join("shim.cpp"), SHIM).map_err(|e| SimError::Io(e.to_string()))?;

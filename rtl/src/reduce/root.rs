@@ -3,7 +3,7 @@
 
 use rust_hdl::prelude::*;
 
-use pisa_model::float::F32;
+use pisa_model::float::{BF16, F16, F32};
 
 use super::{k32, RedCtl, RedNode};
 
@@ -39,14 +39,17 @@ pub struct ReduceRoot {
 
 impl Default for ReduceRoot {
     fn default() -> Self {
+        // one canonical NaN serves both 16-bit formats (each half of an x2 result)
+        assert_eq!(F16.canonical_nan, BF16.canonical_nan, "the root writes one 16-bit NaN");
+        let canon16 = u64::from(F16.canonical_nan);
         ReduceRoot {
             root_i: Default::default(),
             ctl_i: Default::default(),
             result_o: Default::default(),
             sign32: k32(F32.sign.into()),
             ones32: k32(0xFFFF_FFFF),
-            canon32: k32(0x7FFF_FFFF),
-            canon16x2: k32(0x7FFF_7FFF),
+            canon32: k32(F32.canonical_nan.into()),
+            canon16x2: k32(canon16 << 16 | canon16),
             sign16: k32(0x0000_8000),
             low16: k32(0x0000_FFFF),
             unflip_11: k32(0x8000_8000),
