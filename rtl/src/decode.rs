@@ -30,19 +30,24 @@ pub fn class_ired() -> u64 {
     class(SgOp::Ired { op: IredOp::ALL[0], ty: IntType::B32 })
 }
 
+/// The class code of `redfirstidx`.
+pub fn class_redfirstidx() -> u64 {
+    class(SgOp::RedFirstIdx)
+}
+
 /// The one value of `fred`'s 2-bit op field that names no operation (the decode tests `!=`).
-pub fn fred_reserved_op() -> u64 {
+pub fn fred_op_reserved() -> u64 {
     assert_eq!(FredOp::ALL.len(), 3, "the fred decode assumes one reserved op code of four");
     FredOp::ALL.len() as u64
 }
 
 /// The largest valid value of `fred`'s type field (`op_i[5:3]`).
-pub fn fred_max_type() -> u64 {
+pub fn fred_type_last() -> u64 {
     FloatType::ALL.len() as u64 - 1
 }
 
 /// The largest valid value of `ired`'s op field (`op_i[3:0]`).
-pub fn ired_max_op() -> u64 {
+pub fn ired_op_last() -> u64 {
     IredOp::ALL.len() as u64 - 1
 }
 
@@ -74,9 +79,9 @@ mod tests {
             let valid = if cls == class_shfl() {
                 low >> 3 == 0
             } else if cls == class_fred() {
-                low & 3 != fred_reserved_op() && low >> 3 <= fred_max_type()
+                low & 3 != fred_op_reserved() && low >> 3 <= fred_type_last()
             } else if cls == class_ired() {
-                low >> 5 == 0 && low & 0xF <= ired_max_op()
+                low >> 5 == 0 && low & 0xF <= ired_op_last()
             } else {
                 low == 0
             };
@@ -101,7 +106,7 @@ mod tests {
                 _ => {}
             }
         }
-        assert_eq!(fred_max_type(), fred_type(*FloatType::ALL.last().unwrap()));
-        assert_eq!(ired_max_op(), ired_op(*IredOp::ALL.last().unwrap()));
+        assert_eq!(fred_type_last(), fred_type(*FloatType::ALL.last().unwrap()));
+        assert_eq!(ired_op_last(), ired_op(*IredOp::ALL.last().unwrap()));
     }
 }

@@ -94,26 +94,25 @@ pub fn field_constants() -> Vec<FieldConstant> {
     use crate::decode as dc;
     use pisa_model::op::{FloatType, FredOp, IredOp};
     let k = |name: String, width: u32, value: u64| FieldConstant { name, width, value };
-    let class = |op: &str| op.parse::<SgOp>().map_or(0, |o| u64::from(o.encode() >> 6));
     let mut v = vec![
-        k("CLASS_SHFL".into(), 2, class("shfl.up.32b")),
-        k("CLASS_FRED".into(), 2, class("fred.min.f")),
-        k("CLASS_IRED".into(), 2, class("ired.sum.32b")),
-        k("CLASS_REDFIRSTIDX".into(), 2, class("redfirstidx.32b")),
+        k("CLASS_SHFL".into(), 2, dc::class_shfl()),
+        k("CLASS_FRED".into(), 2, dc::class_fred()),
+        k("CLASS_IRED".into(), 2, dc::class_ired()),
+        k("CLASS_REDFIRSTIDX".into(), 2, dc::class_redfirstidx()),
     ];
     let up = |s: &str| s.to_uppercase();
     for op in FredOp::ALL {
         v.push(k(format!("FRED_OP_{}", up(op.name())), 2, dc::fred_op(op)));
     }
-    v.push(k("FRED_OP_RESERVED".into(), 2, dc::fred_reserved_op()));
+    v.push(k("FRED_OP_RESERVED".into(), 2, dc::fred_op_reserved()));
     for ty in FloatType::ALL {
         v.push(k(format!("FRED_TYPE_{}", up(ty.name())), 3, dc::fred_type(ty)));
     }
-    v.push(k("FRED_TYPE_LAST".into(), 3, dc::fred_max_type()));
+    v.push(k("FRED_TYPE_LAST".into(), 3, dc::fred_type_last()));
     for op in IredOp::ALL {
         v.push(k(format!("IRED_OP_{}", up(op.name())), 4, dc::ired_op(op)));
     }
-    v.push(k("IRED_OP_LAST".into(), 4, dc::ired_max_op()));
+    v.push(k("IRED_OP_LAST".into(), 4, dc::ired_op_last()));
     v
 }
 

@@ -1,7 +1,7 @@
 //! `#[hdl_gen]` for the generator's trees: rust-hdl 0.46's attribute (`rust-hdl-macros`, MIT,
 //! Samit Basu; `common.rs`, `connect_gen.rs` and `hdl_gen.rs` are its files) with two changes in
-//! `hdl_gen.rs` (`hdl_for_loop`, `signal`), both in how `hdl()` is built, so that a tree can be written once as a loop over
-//! its levels:
+//! `hdl_gen.rs` (`hdl_for_loop`, `signal`), both in how `hdl()` is built, so that a tree can be
+//! written once as a loop over its levels:
 //!
 //! - A `for` loop is unrolled in Rust when `hdl()` runs, so its bounds may use the variables of
 //!   the loops around it (`for b in 1..K { for j in 0..(N >> b) { .. } }`); rust-hdl's own

@@ -7,6 +7,9 @@ use pisa_model::float::{BF16, F16, F32};
 
 use super::{k32, RedCtl, RedNode};
 
+// one canonical NaN serves both 16-bit formats (each half of an x2 result)
+const _: () = assert!(F16.canonical_nan == BF16.canonical_nan, "the root writes one 16-bit NaN");
+
 /// `pisa_sg_reduce_root`: decodes the final key into the result.
 #[derive(LogicBlock)]
 pub struct ReduceRoot {
@@ -39,8 +42,6 @@ pub struct ReduceRoot {
 
 impl Default for ReduceRoot {
     fn default() -> Self {
-        // one canonical NaN serves both 16-bit formats (each half of an x2 result)
-        assert_eq!(F16.canonical_nan, BF16.canonical_nan, "the root writes one 16-bit NaN");
         let canon16 = u64::from(F16.canonical_nan);
         ReduceRoot {
             root_i: Default::default(),
