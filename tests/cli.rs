@@ -86,6 +86,28 @@ fn bench_reports_rates_and_ratios() {
         }
     }
     assert!(v["baseline"].as_str().unwrap().contains("pisa_model::plain"));
+    assert_eq!(v["warps"], 256);
+    assert_eq!(v["working_set_bytes"], 256 * v["bytes_per_warp_op"].as_u64().unwrap());
+    // another batch size, down to one warp
+    for warps in ["1", "64"] {
+        let (code, out, err) = pisa(
+            &["bench", "--forms", "shfl.idx.32b", "--time-ms", "5", "--rounds", "1"]
+                .into_iter()
+                .chain(["--warps", warps])
+                .collect::<Vec<_>>(),
+            "",
+        );
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["warps"].to_string(), warps);
+        assert!(v["model"].as_str().unwrap().contains(&format!(" {warps} warps")), "{v}");
+        assert!(v["forms"][0]["ratio"].as_f64().unwrap() > 0.0);
+    }
+    for bad in ["0", "1048577"] {
+        let (code, _, err) = pisa(&["bench", "--warps", bad], "");
+        assert_eq!(code, 2);
+        assert!(err.contains(&format!("--warps: {bad} is out of range (1 to 1048576)")), "{err}");
+    }
     // the portable kernel runs everywhere; streaming compares with a memory copy
     let (code, out, err) = pisa(
         &["bench", "--forms", "ired.sum.32b", "--time-ms", "5", "--rounds", "1"]

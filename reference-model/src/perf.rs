@@ -11,7 +11,10 @@ use crate::kernel::{execute_batch_with, execute_with, Kernel, Unsupported};
 use crate::op::{SgOp, LANES};
 use crate::unit::{execute, SgInputs, SgOutputs};
 
-/// Number of distinct operand sets a workload cycles through.
+/// Warps of the default workload: one batch of 256 warps is 101 KB of operands and results
+/// (`256 * BYTES_PER_WARP_OP`), more than a core's L1 data cache and less than its L2, so the
+/// default measures the kernels fed from L2. [`workload_of`] takes other sizes (`pisa bench
+/// --warps`).
 pub const WORKLOAD_CASES: usize = 256;
 
 /// Operand mix of a measurement.
@@ -35,9 +38,15 @@ impl Workload {
     }
 }
 
-/// The operands of a workload for `op` (deterministic).
+/// The operands of a workload for `op` (deterministic), [`WORKLOAD_CASES`] warps.
 pub fn workload(op: SgOp, w: Workload) -> Vec<SgInputs> {
-    (0..WORKLOAD_CASES as u64)
+    workload_of(op, w, WORKLOAD_CASES)
+}
+
+/// The operands of a workload of `warps` warps for `op` (deterministic; the first warps of every
+/// size are the same).
+pub fn workload_of(op: SgOp, w: Workload, warps: usize) -> Vec<SgInputs> {
+    (0..warps as u64)
         .map(|i| {
             let mut rng = Rng::for_case(0xBE7C, i);
             let mut inp = random_inputs::<32>(&mut rng, op);
@@ -74,6 +83,8 @@ pub struct FormRate {
     pub plain: f64,
     /// The lane-by-lane oracle ([`crate::literal`]), one warp per call.
     pub literal: f64,
+    /// Warps per batch.
+    pub warps: usize,
 }
 
 impl FormRate {
@@ -114,20 +125,21 @@ fn batch_rate(
     best
 }
 
-/// Measures the model (with `kernel`) and the baselines on one form.
+/// Measures the model (with `kernel`) and the baselines on one form, `warps` warps per batch.
 pub fn measure(
     form: SgOp,
     w: Workload,
     kernel: Kernel,
+    warps: usize,
     min: Duration,
     rounds: u32,
 ) -> Result<FormRate, Unsupported> {
     kernel.check()?;
-    let cases = workload(form, w);
+    let cases = workload_of(form, w, warps);
     let mut out = vec![SgOutputs { dst: [0; LANES], wen: 0 }; cases.len()];
     let model = batch_rate(&cases, min, rounds, |cs, acc| {
         let _ = execute_batch_with(kernel, form, cs, &mut out);
-        *acc ^= black_box(&out)[7].dst[7];
+        *acc ^= black_box(&out)[cs.len() / 2].dst[7];
     });
     let model_single = if kernel == Kernel::best() {
         rate(&cases, min, rounds, |c| {
@@ -142,13 +154,13 @@ pub fn measure(
     };
     let plain = batch_rate(&cases, min, rounds, |cs, acc| {
         crate::plain::execute_batch_into(form, cs, &mut out);
-        *acc ^= black_box(&out)[7].dst[7];
+        *acc ^= black_box(&out)[cs.len() / 2].dst[7];
     });
     let literal = rate(&cases, min, rounds, |c| {
         let o = crate::literal::execute(form, c);
         o.dst[7] ^ o.wen
     });
-    Ok(FormRate { form, workload: w, kernel, model, model_single, plain, literal })
+    Ok(FormRate { form, workload: w, kernel, model, model_single, plain, literal, warps })
 }
 
 /// Bytes one warp-op of the batch path reads and writes: its [`SgInputs`] and [`SgOutputs`].

@@ -86,15 +86,27 @@ impl<const HW_GATHER: bool> Lanes<32> for Avx2Lanes<HW_GATHER> {
     }
     #[inline(always)]
     fn expand(p: u32) -> Self {
+        // One broadcast of `p`; each lane shifts its own bit into the sign position
+        // (`vpsllvd` by 31 - lane) and spreads it (`vpsrad` 31): two operations per register.
         unsafe {
-            let bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-            macro_rules! byte {
-                ($k:expr) => {{
-                    let b = _mm256_set1_epi32((p >> (8 * $k)) as i32 & 0xFF);
-                    _mm256_cmpeq_epi32(_mm256_and_si256(b, bits), bits)
+            let b = _mm256_set1_epi32(p as i32);
+            macro_rules! quarter {
+                ($q:expr) => {{
+                    let top = 31 - 8 * $q;
+                    let s = _mm256_setr_epi32(
+                        top,
+                        top - 1,
+                        top - 2,
+                        top - 3,
+                        top - 4,
+                        top - 5,
+                        top - 6,
+                        top - 7,
+                    );
+                    _mm256_srai_epi32::<31>(_mm256_sllv_epi32(b, s))
                 }};
             }
-            Self([byte!(0), byte!(1), byte!(2), byte!(3)])
+            Self([quarter!(0), quarter!(1), quarter!(2), quarter!(3)])
         }
     }
     #[inline(always)]
