@@ -3,7 +3,9 @@
 use pisa_model::perf::{workload, Workload};
 use pisa_model::{execute_batch_into, plain, SgOp, SgOutputs};
 use std::hint::black_box;
-use std::time::Instant;
+#[path = "shared/rate.rs"]
+mod rate;
+
 fn main() {
     let form: SgOp = match std::env::args().nth(1).unwrap_or("ired.sum.32b".into()).parse() {
         Ok(f) => f,
@@ -12,20 +14,7 @@ fn main() {
     let base = workload(form, Workload::Typical);
     for n in [16usize, 64, 128, 256, 1024, 8192] {
         let cases: Vec<_> = (0..n).map(|i| base[i % base.len()].clone()).collect();
-        let mut out = vec![SgOutputs { dst: [0; 32], wen: 0 }; n];
-        let mut rate = |f: &mut dyn FnMut(&mut [SgOutputs])| {
-            let mut best = 0f64;
-            for _ in 0..5 {
-                let reps = (2_000_000 / n).max(1);
-                let t = Instant::now();
-                for _ in 0..reps {
-                    f(&mut out);
-                    black_box(&out);
-                }
-                best = best.max((reps * n) as f64 / t.elapsed().as_secs_f64());
-            }
-            best / 1e6
-        };
+        let rate = |f: &mut dyn FnMut(&mut [SgOutputs])| rate::batch_rate(n, 2_000_000, f);
         let m = rate(&mut |o| execute_batch_into(form, black_box(&cases), o));
         let p = rate(&mut |o| plain::execute_batch_into(form, black_box(&cases), o));
         println!("{form} batch {n:5}: model {m:7.1} M/s  plain {p:7.1} M/s  ratio {:.2}", m / p);

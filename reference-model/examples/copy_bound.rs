@@ -11,7 +11,9 @@ use pisa_model::kernel::{execute_batch_with, Kernel};
 use pisa_model::perf::{workload_of, Workload};
 use pisa_model::{plain, SgInputs, SgOp, SgOutputs};
 use std::hint::black_box;
-use std::time::Instant;
+
+#[path = "shared/rate.rs"]
+mod rate;
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
@@ -45,20 +47,7 @@ fn main() {
     if Kernel::Avx512.check().is_err() {
         return eprintln!("copy_bound: this CPU has no AVX-512F");
     }
-    let rate = |n: usize, f: &mut dyn FnMut(&mut [SgOutputs])| {
-        let mut out = vec![SgOutputs { dst: [0; 32], wen: 0 }; n];
-        let mut best = 0f64;
-        for _ in 0..5 {
-            let reps = (4_000_000 / n).max(1);
-            let t = Instant::now();
-            for _ in 0..reps {
-                f(&mut out);
-                black_box(&out);
-            }
-            best = best.max((reps * n) as f64 / t.elapsed().as_secs_f64());
-        }
-        best / 1e6
-    };
+    let rate = |n: usize, f: &mut dyn FnMut(&mut [SgOutputs])| rate::batch_rate(n, 4_000_000, f);
     for n in [64usize, 256, 1024] {
         let sum: SgOp = "ired.sum.32b".parse().expect("a form");
         let first: SgOp = "redfirstidx.32b".parse().expect("a form");
