@@ -1,6 +1,6 @@
 //! Profiling helper: the batch path's rate against the batch size (cache effects), e.g.
 //! `cargo run --release -p pisa-model --example batch_size -- ired.sum.32b`.
-use pisa_model::perf::{workload, Workload};
+use pisa_model::perf::{workload_of, Workload};
 use pisa_model::{execute_batch_into, plain, SgOp, SgOutputs};
 use std::hint::black_box;
 #[path = "shared/rate.rs"]
@@ -11,9 +11,8 @@ fn main() {
         Ok(f) => f,
         Err(e) => return eprintln!("{e}"),
     };
-    let base = workload(form, Workload::Typical);
     for n in [16usize, 64, 128, 256, 1024, 8192] {
-        let cases: Vec<_> = (0..n).map(|i| base[i % base.len()].clone()).collect();
+        let cases = workload_of(form, Workload::Typical, n);
         let rate = |f: &mut dyn FnMut(&mut [SgOutputs])| rate::batch_rate(n, 2_000_000, f);
         let m = rate(&mut |o| execute_batch_into(form, black_box(&cases), o));
         let p = rate(&mut |o| plain::execute_batch_into(form, black_box(&cases), o));

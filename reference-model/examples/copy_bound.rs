@@ -48,9 +48,9 @@ fn main() {
         return eprintln!("copy_bound: this CPU has no AVX-512F");
     }
     let rate = |n: usize, f: &mut dyn FnMut(&mut [SgOutputs])| rate::batch_rate(n, 4_000_000, f);
+    let sum: SgOp = "ired.sum.32b".parse().expect("a form");
+    let first: SgOp = "redfirstidx.32b".parse().expect("a form");
     for n in [64usize, 256, 1024] {
-        let sum: SgOp = "ired.sum.32b".parse().expect("a form");
-        let first: SgOp = "redfirstidx.32b".parse().expect("a form");
         let cases = workload_of(sum, Workload::Typical, n);
         let fcases = workload_of(first, Workload::Typical, n);
         // SAFETY: AVX-512F checked above.

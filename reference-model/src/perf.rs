@@ -83,8 +83,6 @@ pub struct FormRate {
     pub plain: f64,
     /// The lane-by-lane oracle ([`crate::literal`]), one warp per call.
     pub literal: f64,
-    /// Warps per batch.
-    pub warps: usize,
 }
 
 impl FormRate {
@@ -165,7 +163,7 @@ pub fn measure(
         let o = crate::literal::execute(form, c);
         o.dst[7] ^ o.wen
     });
-    Ok(FormRate { form, workload: w, kernel, model, model_single, plain, literal, warps })
+    Ok(FormRate { form, workload: w, kernel, model, model_single, plain, literal })
 }
 
 /// Bytes one warp-op of the batch path reads and writes: its [`SgInputs`] and [`SgOutputs`].
