@@ -37,6 +37,11 @@ fn all_proofs_pass_at_32_lanes() {
 /// Emits the unit of `toml` and proves it by a relative `--rtl-dir` from its own directory;
 /// returns `pisa prove`'s report after checking that it passed.
 fn prove_pipeline(name: &str, toml: &str) -> String {
+    prove_emitted(name, toml, &[])
+}
+
+/// As [`prove_pipeline`], with more `pisa prove` arguments.
+fn prove_emitted(name: &str, toml: &str, more: &[&str]) -> String {
     let dir = tmp(name);
     std::fs::write(dir.join("unit.toml"), toml).unwrap();
     let run = |args: &[&str]| {
@@ -49,7 +54,9 @@ fn prove_pipeline(name: &str, toml: &str) -> String {
     };
     let (code, out) = run(&["emit", "--config", "unit.toml", "--out", "rtl"]);
     assert_eq!(code, 0, "{out}");
-    let (code, out) = run(&["prove", "--rtl-dir", "rtl", "--work", "w"]);
+    let mut args = vec!["prove", "--rtl-dir", "rtl", "--work", "w"];
+    args.extend_from_slice(more);
+    let (code, out) = run(&args);
     assert_eq!(code, 0, "{out}");
     let _ = std::fs::remove_dir_all(&dir);
     out
@@ -101,6 +108,30 @@ fn compact_crossbar_pipeline_equals_the_combinational_unit() {
     );
     assert!(
         out.contains("PASS  l16  unit pipeline=4 == unit pipeline=0, 4-cycle latency"),
+        "{out}"
+    );
+}
+
+/// `reduction = "compact"` (each node picks before its register) proven against the spec on
+/// its own: every reduction form of the combinational 8-lane unit.
+#[test]
+fn compact_reduction_proves_against_the_spec() {
+    let out =
+        prove_emitted("rcompact8", "lanes = 8\nreduction = \"compact\"\n", &["--block", "reduce"]);
+    assert!(out.contains("48 properties: 48 PASS, 0 FAIL"), "{out}");
+}
+
+/// `reduction = "compact"` with a register at every boundary, `front`, `root`, `result` and the
+/// compact crossbar (the `small` preset's form at 16 lanes): the registers hold the nodes'
+/// values; equal to the combinational unit (pair nodes) over its 8-cycle latency.
+#[test]
+fn compact_reduction_pipeline_equals_the_combinational_unit() {
+    let out = prove_pipeline(
+        "rcompact16",
+        "lanes = 16\npipeline_at = [0, 1, 2, 3, 4]\npipeline_extra = [\"front\", \"root\", \"result\"]\ncrossbar = \"compact\"\nreduction = \"compact\"\n",
+    );
+    assert!(
+        out.contains("PASS  l16  unit pipeline=8 == unit pipeline=0, 8-cycle latency"),
         "{out}"
     );
 }

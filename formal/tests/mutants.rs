@@ -19,8 +19,11 @@ fn work(name: &str) -> PathBuf {
 }
 
 fn emit(dir: &Path, lanes: usize, pipeline: usize, prefix: &str) -> RtlDir {
-    let cfg = UnitConfig::new(lanes, pipeline).unwrap();
-    design(&cfg, BlockName::Unit, prefix).unwrap().write(dir, false).unwrap();
+    emit_config(dir, &UnitConfig::new(lanes, pipeline).unwrap(), prefix)
+}
+
+fn emit_config(dir: &Path, cfg: &UnitConfig, prefix: &str) -> RtlDir {
+    design(cfg, BlockName::Unit, prefix).unwrap().write(dir, false).unwrap();
     RtlDir::scan(dir, None, None).unwrap()
 }
 
@@ -39,8 +42,15 @@ fn verdict(job: &Job, dir: &Path) -> Verdict {
 }
 
 fn assert_refuted(name: &str, file: &str, from: &str, to: &str, property: Property) {
+    assert_refuted_in("lanes = 8\n", name, file, from, to, property)
+}
+
+/// As [`assert_refuted`], on the combinational unit of configuration `toml` (8 lanes).
+fn assert_refuted_in(toml: &str, name: &str, file: &str, from: &str, to: &str, property: Property) {
     let dir = work(name);
-    let rtl = emit(&dir.join("rtl"), 8, 0, "pisa_sg");
+    let cfg = UnitConfig::from_toml(toml, "mutant.toml").unwrap();
+    assert_eq!((cfg.lanes, cfg.latency()), (8, 0), "mutants are of combinational 8-lane units");
+    let rtl = emit_config(&dir.join("rtl"), &cfg, "pisa_sg");
     let job = Job::block(property.clone(), &rtl).unwrap();
     assert_eq!(
         verdict(&job, &dir.join("good")),
@@ -103,6 +113,34 @@ fn inverted_comparator_is_caught() {
         "better_hi = dba[33];",
         "better_hi = ~dba[33];",
         Property::Reduce("fred.max.f".parse::<SgOp>().unwrap()),
+    );
+}
+
+/// `reduction = "compact"`: a node that takes a valid `b` in the low half without asking the
+/// compare (min/max keeps the last participating value of each pair).
+#[test]
+fn compact_node_take_without_compare_is_caught() {
+    assert_refuted_in(
+        "lanes = 8\nreduction = \"compact\"\n",
+        "ctake",
+        "pisa_sg_reduce_node_compact.v",
+        "(b_i[32+:1] && better_lo)",
+        "(b_i[32+:1] || better_lo)",
+        Property::Reduce("fred.min.hfx2".parse::<SgOp>().unwrap()),
+    );
+}
+
+/// `reduction = "compact"`: a node that adds when only `a` participates (a sum over a mask
+/// with gaps counts a non-participating lane's operand).
+#[test]
+fn compact_node_sum_without_b_is_caught() {
+    assert_refuted_in(
+        "lanes = 8\nreduction = \"compact\"\n",
+        "csum",
+        "pisa_sg_reduce_node_compact.v",
+        "&& a_i[32+:1] && b_i[32+:1];",
+        "&& a_i[32+:1];",
+        Property::Reduce("ired.sum.32b".parse::<SgOp>().unwrap()),
     );
 }
 

@@ -6,6 +6,7 @@
 //! # pipeline_at = [0, 3, 5]   # optional: exact stage boundaries (see below)
 //! # pipeline_extra = ["front", "root", "result"]   # optional: registers off the tree levels (see below)
 //! # crossbar = "compact"   # optional: where the crossbar holds its registers (see below)
+//! # reduction = "compact"  # optional: the reduction node's form (see below)
 //! ```
 //!
 //! A stage boundary `b` in `1..=log2(lanes)` is a register after tree level `b` of the crossbar
@@ -50,6 +51,17 @@
 //!   against 24 for `"spread"`'s 4:1 steps) and hold fewer flip-flops, at the cost of longer
 //!   paths in the crossbar and a placement that moves with it (`fpga/configs/small_compact.toml`:
 //!   13 % fewer LUT4 than the `small` preset, 100 MHz on three of five placer seeds; docs/qor.md).
+//!
+//! `reduction` says what a reduction node hands on (the tree, its registers and the latency are
+//! the same either way):
+//! - `"pair"` (the default): both outcomes of every output bit and the compare's verdict
+//!   (`crate::reduce::RedPair`); the output mux (`pisa_sg_reduce_pick`) follows the level's
+//!   stage register, so the compare chain ends at the register: the fastest node, about 240
+//!   LUT4 at 32 bits on ECP5;
+//! - `"compact"`: the picked value (`crate::reduce::ReduceNodeCompact`): three LUTs per output
+//!   bit after the chains instead of about seven and half the register bits, at the cost of the
+//!   verdict's fan-out to the output bits in the node's own cycle. It cannot be combined with
+//!   `"pick"` (a compact node has no pick of its own to register).
 
 use serde::{Deserialize, Serialize};
 
@@ -74,6 +86,8 @@ pub struct UnitConfig {
     pub pipeline_extra: Vec<Extra>,
     #[serde(default, skip_serializing_if = "CrossbarRegisters::is_spread")]
     pub crossbar: CrossbarRegisters,
+    #[serde(default, skip_serializing_if = "ReductionNodes::is_pair")]
+    pub reduction: ReductionNodes,
 }
 
 /// Where the crossbar's mux trees hold their registers (see the module documentation).
@@ -88,6 +102,21 @@ pub enum CrossbarRegisters {
 impl CrossbarRegisters {
     fn is_spread(&self) -> bool {
         *self == CrossbarRegisters::Spread
+    }
+}
+
+/// What a reduction node hands on (see the module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReductionNodes {
+    #[default]
+    Pair,
+    Compact,
+}
+
+impl ReductionNodes {
+    fn is_pair(&self) -> bool {
+        *self == ReductionNodes::Pair
     }
 }
 
@@ -107,7 +136,8 @@ pub enum Extra {
 /// `after_level[b]` is a register after tree level `b` (`b = 0`: in front of level 1;
 /// `b = log2(lanes)`: the unit's outputs); the other fields are the `pipeline_extra` registers
 /// of the same names (see the module documentation); `crossbar` where the crossbar's trees hold
-/// theirs.
+/// theirs; `reduction` the form of the reduction's nodes (it decides what their stage registers
+/// hold).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Registers {
     pub after_level: [bool; 6],
@@ -117,6 +147,7 @@ pub struct Registers {
     pub pick: bool,
     pub input: bool,
     pub crossbar: CrossbarRegisters,
+    pub reduction: ReductionNodes,
 }
 
 impl Registers {
@@ -129,6 +160,7 @@ impl Registers {
         pick: false,
         input: false,
         crossbar: CrossbarRegisters::Spread,
+        reduction: ReductionNodes::Pair,
     };
 
     /// True when the `pipeline_extra` register `e` is enabled.
@@ -201,6 +233,7 @@ impl Default for UnitConfig {
             pipeline_at: None,
             pipeline_extra: Vec::new(),
             crossbar: CrossbarRegisters::Spread,
+            reduction: ReductionNodes::Pair,
         }
     }
 }
@@ -268,6 +301,9 @@ impl UnitConfig {
                 return bad(format!("pipeline_extra: \"{}\" is listed twice", e.name()));
             }
         }
+        if self.reduction == ReductionNodes::Compact && self.pipeline_extra.contains(&Extra::Pick) {
+            return bad("pipeline_extra: \"pick\" registers the output mux of a \"pair\" node; with reduction = \"compact\" the node picks before its register (drop one of them)".into());
+        }
         Ok(())
     }
 
@@ -294,6 +330,7 @@ impl UnitConfig {
             pipeline_at: Some((0..=k).filter(|&b| s.after_level[b]).collect()),
             pipeline_extra: Extra::CANONICAL.into_iter().filter(|&e| s.has(e)).collect(),
             crossbar: s.crossbar,
+            reduction: s.reduction,
         }
     }
 
@@ -311,6 +348,7 @@ impl UnitConfig {
             result: self.pipeline_extra.contains(&Extra::Result),
             pick: self.pipeline_extra.contains(&Extra::Pick),
             input: self.pipeline_extra.contains(&Extra::Input),
+            reduction: self.reduction,
             ..Registers::NONE
         };
         match &self.pipeline_at {
@@ -344,7 +382,8 @@ impl UnitConfig {
     }
 
     /// A short name: `l32_p2` (`_at3_5` when placed explicitly; `_front`, `_root`, `_result`
-    /// for `pipeline_extra`; `_compact` for `crossbar = "compact"`).
+    /// for `pipeline_extra`; `_compact` for `crossbar = "compact"`; `_rcompact` for
+    /// `reduction = "compact"`).
     pub fn tag(&self) -> String {
         let base = match &self.pipeline_at {
             None => format!("l{}_p{}", self.lanes, self.pipeline),
@@ -358,7 +397,8 @@ impl UnitConfig {
         let extra =
             Extra::CANONICAL.into_iter().filter(|&e| s.has(e)).map(|e| format!("_{}", e.name()));
         let crossbar = if s.crossbar == CrossbarRegisters::Compact { "_compact" } else { "" };
-        base + &extra.collect::<String>() + crossbar
+        let reduction = if s.reduction == ReductionNodes::Compact { "_rcompact" } else { "" };
+        base + &extra.collect::<String>() + crossbar + reduction
     }
 }
 
@@ -533,5 +573,32 @@ mod tests {
         let e = e.to_string();
         assert!(e.starts_with("u.toml:2:12: unknown variant `fast`"), "{e}");
         assert!(e.contains("spread") && e.contains("compact"), "{e}");
+    }
+
+    #[test]
+    fn reduction_nodes_read_back_name_the_unit_and_exclude_pick() {
+        let text = "lanes = 8\npipeline_at = [1, 2, 3]\nreduction = \"compact\"\n";
+        let c = UnitConfig::from_toml(text, "u.toml").unwrap();
+        assert_eq!(c.registers().reduction, ReductionNodes::Compact);
+        assert_eq!(UnitConfig::from_toml(&c.to_toml(), "again").unwrap(), c);
+        assert_eq!(c.tag(), "l8_at1_2_3_rcompact");
+        assert_eq!(c.canonical().reduction, ReductionNodes::Compact);
+        let pair = UnitConfig::from_toml("lanes = 8\npipeline_at = [1, 2, 3]\n", "u.toml").unwrap();
+        assert!(!c.same_unit(&pair) && !pair.to_toml().contains("reduction"));
+        assert_eq!(c.latency(), pair.latency());
+        // unlike the crossbar's placement, the node's form matters without registers too
+        let comb = UnitConfig::from_toml("lanes = 8\nreduction = \"compact\"\n", "u.toml").unwrap();
+        assert!(!comb.same_unit(&UnitConfig::new(8, 0).unwrap()));
+        assert_eq!(comb.tag(), "l8_p0_rcompact");
+        let e = UnitConfig::from_toml(
+            "lanes = 8\npipeline = 3\npipeline_extra = [\"pick\"]\nreduction = \"compact\"\n",
+            "u.toml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("u.toml: pipeline_extra: \"pick\"") && e.contains("compact"), "{e}");
+        let e = UnitConfig::from_toml("reduction = \"tiny\"\n", "u.toml").unwrap_err().to_string();
+        assert!(e.starts_with("u.toml:1:13: unknown variant `tiny`"), "{e}");
+        assert!(e.contains("pair") && e.contains("compact"), "{e}");
     }
 }

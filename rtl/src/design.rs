@@ -6,8 +6,8 @@ use std::str::FromStr;
 
 use rust_hdl::prelude::*;
 
-use crate::config::CrossbarRegisters;
 use crate::config::UnitConfig;
+use crate::config::{CrossbarRegisters, ReductionNodes};
 use crate::emit::{Design, EmitError, LaneName, ModuleKind};
 use crate::lzc::Lzc;
 use crate::reduce::Reduce;
@@ -74,6 +74,8 @@ pub enum ModuleType {
     ReduceLeaf,
     /// `reduce::ReduceNode`
     ReduceNode,
+    /// `reduce::ReduceNodeCompact`
+    ReduceNodeCompact,
     /// `reduce::ReduceSumSel`
     ReduceSumSel,
     /// `reduce::ReducePick`
@@ -111,6 +113,7 @@ impl ModuleType {
             (T::Reduce, "dec") => T::ReduceDecode,
             (T::Reduce, "leaves") => T::ReduceLeaf,
             (T::Reduce, "n") => T::ReduceNode,
+            (T::Reduce, "nc") => T::ReduceNodeCompact,
             (T::Reduce, "pick" | "pickl") => T::ReducePick,
             (T::Reduce, "root") => T::ReduceRoot,
             (T::ReduceNode, "sumsel") => T::ReduceSumSel,
@@ -181,6 +184,9 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, ty: ModuleType) -> Modul
         cfg.pipeline_extra.iter().map(|e| format!(", {}", e.name())).collect::<String>();
     if regs.crossbar == CrossbarRegisters::Compact {
         extra.push_str(", crossbar = \"compact\"");
+    }
+    if regs.reduction == ReductionNodes::Compact {
+        extra.push_str(", reduction = \"compact\"");
     }
     let block_latency = || -> String {
         let text: String = match (inner_stages, cfg.pipeline_extra.is_empty()) {
@@ -318,6 +324,19 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, ty: ModuleType) -> Modul
             waivers.push(("dab|dba".into(), "the compare subtractions are read only at their borrow bits (16: low half, 33: high half or 32-bit order)".into()));
             (w("reduce_node"), hdr(&format!("{} — combines two reduction values (one compare chain with a break bit between the halves).", w("reduce_node")), "See the reduction tree.", "combinational".into()), false)
         }
+        T::ReduceNodeCompact => {
+            waivers.push(("ctl_i".into(), "the node reads only the min/max, split and arithmetic fields of the control bundle".into()));
+            waivers.push(("dba".into(), "the compare subtraction is read only at its borrow bits (16: low half, 33: high half or 32-bit order)".into()));
+            (
+                w("reduce_node_compact"),
+                hdr(
+                    &format!("{} — combines two reduction values into one (reduction = \"compact\").", w("reduce_node_compact")),
+                    "The compare chain of the pair node; per output bit e = a, a & b, a | b or a ^ b by a per-node code, y = the sum\nwhere ired.sum has both values, out = b where the half takes it, else y: the output mux before the stage\nregister. See the reduction tree.",
+                    "combinational".into(),
+                ),
+                false,
+            )
+        }
         T::ReduceSumSel => (
             w("reduce_sumsel"),
             hdr(
@@ -354,11 +373,24 @@ fn kind(cfg: &UnitConfig, prefix: &str, top: BlockName, ty: ModuleType) -> Modul
     let lane_names = if ty == T::XbarMux { mux_lane_names(n, k, inner_stages) } else { Vec::new() };
     // the fields indexed by tree level first (`rtl/src/reduce/tree.rs`, `rtl/src/xbar_mux.rs`)
     let level_vectors = match ty {
-        T::Reduce => vec!["n", "lq", "cq", "r", "rc", "pick", "p", "pc"],
+        T::Reduce => vec!["n", "nc", "lq", "cq", "r", "rv", "rc", "pick", "p", "pc"],
         T::XbarMux => vec!["lv", "cp", "lq", "sq", "r", "rs", "rd"],
         _ => Vec::new(),
     };
-    ModuleKind { name, doc, waivers, parameterised: width_named, lane_names, level_vectors }
+    // the vectors of at most one element, named as plain members (`rtl/src/reduce/tree.rs`)
+    let singles = match ty {
+        T::Reduce => vec!["last", "pickl"],
+        _ => Vec::new(),
+    };
+    ModuleKind {
+        name,
+        doc,
+        waivers,
+        parameterised: width_named,
+        lane_names,
+        level_vectors,
+        singles,
+    }
 }
 
 /// The crossbar mux tree's signal vectors by lane (`rtl/src/xbar_mux.rs`): after level `l`

@@ -68,6 +68,10 @@ pub struct ModuleKind {
     /// Fields indexed by tree level first (`n: Vec<Vec<ReduceNode>>`, `n[b][j]`): rust-hdl
     /// names element `j` of level `b` `n$b$j`, emitted as `n<b>_<j>` (see [`level_names`]).
     pub level_vectors: Vec<&'static str>,
+    /// Fields that are a vector of at most one element, there in one form of the block and
+    /// not in another (`pickl: Vec<ReducePick>`): rust-hdl names the element `pickl$0`,
+    /// emitted as `pickl`, the name the field would have as a plain member.
+    pub singles: Vec<&'static str>,
 }
 
 /// A vector of signals `<base>_<x>` (and the instances and stub signals named after them)
@@ -317,6 +321,16 @@ fn level_names(body: &str, bases: &[&str]) -> String {
     re.replace_all(body, "${1}${2}$$").into_owned()
 }
 
+/// Drops the index of the one element of each vector field in `bases` ([`ModuleKind::singles`]):
+/// `pickl$0$pair_i` becomes `pickl$pair_i`, `last$0` becomes `last`.
+fn single_names(body: &str, bases: &[&str]) -> String {
+    if bases.is_empty() {
+        return body.to_string();
+    }
+    let re = Regex::new(&format!(r"\b({})\$0\b", bases.join("|"))).expect("regex");
+    re.replace_all(body, "${1}").into_owned()
+}
+
 /// Replaces `$` inside identifiers by `_`, refusing collisions.
 fn rename_dollars(module: &str, body: &str) -> Result<String, EmitError> {
     let ident = Regex::new(r"[A-Za-z_][A-Za-z0-9_$]*").expect("regex");
@@ -379,6 +393,7 @@ impl Design {
             let body = body.replacen(&format!("module {path}("), "module @NAME@(", 1);
             let body = zero_extend_casts(&fold_indices(&body));
             let body = level_names(&body, &k.level_vectors);
+            let body = single_names(&body, &k.singles);
             let body = rename_dollars(&k.name, &body)?;
             let body = forward_clock_and_reset(&body);
             let (body, param) = if k.parameterised {

@@ -143,6 +143,10 @@ fn extra_registers_are_lint_clean() {
         (4, "pipeline_extra = [\"input\"]"),
         (8, "pipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\", \"pick\", \"input\"]"),
         (16, "pipeline_extra = [\"root\", \"input\"]"),
+        // reduction = "compact": the node's value at each level, registered or not
+        (4, "reduction = \"compact\""),
+        (8, "pipeline_at = [0, 1, 2, 3]\npipeline_extra = [\"front\", \"root\", \"result\", \"input\"]\nreduction = \"compact\"\ncrossbar = \"compact\""),
+        (16, "pipeline_at = [2, 4]\npipeline_extra = [\"root\"]\nreduction = \"compact\""),
     ] {
         let cfg = UnitConfig::from_toml(&format!("lanes = {lanes}\n{rest}\n"), "t").unwrap();
         let (dir, top) = emit(&cfg, BlockName::Unit);
@@ -155,6 +159,7 @@ fn extra_registers_are_lint_clean() {
         "pipeline_at = [1]\npipeline_extra = [\"root\", \"result\"]",
         "pipeline_extra = [\"pick\"]",
         "pipeline_extra = [\"input\", \"root\"]",
+        "pipeline_at = [1, 3]\nreduction = \"compact\"",
     ] {
         let cfg = UnitConfig::from_toml(&format!("lanes = 8\n{rest}\n"), "t").unwrap();
         for block in [BlockName::Xbar, BlockName::Reduce] {

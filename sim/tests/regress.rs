@@ -93,6 +93,21 @@ fn compact_crossbar_units() {
     }
 }
 
+/// `reduction = "compact"` (each reduction node picks before its register): the combinational
+/// 8-lane unit, and at 16 lanes a register at every boundary with `front`, `root`, `result` and
+/// the compact crossbar.
+#[test]
+fn compact_reduction_units() {
+    for text in [
+        "lanes = 8\nreduction = \"compact\"\n",
+        "lanes = 16\npipeline_at = [0, 1, 2, 3, 4]\npipeline_extra = [\"front\", \"root\", \"result\"]\ncrossbar = \"compact\"\nreduction = \"compact\"\n",
+    ] {
+        let cfg = UnitConfig::from_toml(text, "t").unwrap();
+        assert_eq!(cfg.reduction, pisa_rtl::config::ReductionNodes::Compact);
+        pass(&cfg, 60_000, 70 + cfg.lanes as u64);
+    }
+}
+
 #[test]
 fn small_lane_units() {
     for (l, p) in [(4, 0), (4, 1), (8, 0), (8, 2), (16, 1)] {

@@ -11,7 +11,7 @@ use crate::Failure;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Unit configuration (TOML: lanes, pipeline, pipeline_at, pipeline_extra, crossbar; docs/configuration.md); default 32 lanes, combinational.
+    /// Unit configuration (TOML: lanes, pipeline, pipeline_at, pipeline_extra, crossbar, reduction; docs/configuration.md); default 32 lanes, combinational.
     #[arg(long)]
     config: Option<PathBuf>,
     /// A named 32-lane unit instead of --config: small, balanced or fast (fpga/configs/NAME.toml;

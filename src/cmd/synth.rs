@@ -21,7 +21,7 @@ pub struct Args {
     /// FPGA family: ecp5 (synth_ecp5), ice40 (synth_ice40) or xc7 (synth_xilinx -family xc7).
     #[arg(long, value_parser = |s: &str| s.parse::<Target>())]
     target: Target,
-    /// Unit configuration (TOML: lanes, pipeline, pipeline_at, pipeline_extra, crossbar; docs/configuration.md); default 32 lanes, combinational.
+    /// Unit configuration (TOML: lanes, pipeline, pipeline_at, pipeline_extra, crossbar, reduction; docs/configuration.md); default 32 lanes, combinational.
     #[arg(long)]
     config: Option<PathBuf>,
     /// A named 32-lane unit instead of --config: small, balanced or fast (fpga/configs/NAME.toml;

@@ -4,11 +4,12 @@
 use pisa_hdl_gen::hdl_gen;
 use rust_hdl::prelude::*;
 
-use crate::config::{Extras, Registers};
+use crate::config::{Extras, ReductionNodes, Registers};
 use crate::prims::{many, on, Param, PipeReg};
 
 use super::{
-    RedCtl, RedNode, RedPair, ReduceDecode, ReduceLeaf, ReduceNode, ReducePick, ReduceRoot,
+    RedCtl, RedNode, RedPair, ReduceDecode, ReduceLeaf, ReduceNode, ReduceNodeCompact, ReducePick,
+    ReduceRoot,
 };
 
 /// `pisa_sg_reduce`: decode, `N` leaves, `log2(N)` levels of nodes, the root.
@@ -42,17 +43,21 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     r0p: Vec<PipeReg<Bits<N>>>,
     r0c: Vec<PipeReg<RedCtl>>,
     leaves: Vec<ReduceLeaf>,
-    /// Per tree level `b`, the outer index (`[0]` unused, `1 ..= K`): its `N >> b` nodes.
+    /// Per tree level `b`, the outer index (`[0]` unused, `1 ..= K`): its `N >> b` nodes, `n`
+    /// with `reduction = "pair"`, `nc` with `"compact"` (the other is empty).
     n: Vec<Vec<ReduceNode>>,
+    nc: Vec<Vec<ReduceNodeCompact>>,
     /// Node values and controls after level `b` and its optional registers (`0 <= b < K`; `[0]`:
     /// the leaves after the optional `front` register). `lq[b]` has a value per node; `cq[b]` one
     /// control copy per node of level `b + 1`, so no control flip-flop drives more than one
     /// node's logic.
     lq: Vec<Vec<Signal<Local, RedNode>>>,
     cq: Vec<Vec<Signal<Local, RedCtl>>>,
-    /// Level `b`'s stage registers hold the nodes' pairs (`r`) and the controls' copies (`rc`);
-    /// the picks follow them (`1 <= b < K`).
+    /// Level `b`'s stage registers hold the nodes' pairs (`r`; the picks follow them) or, with
+    /// `reduction = "compact"`, their values (`rv`), and the controls' copies (`rc`)
+    /// (`1 <= b < K`).
     r: Vec<Vec<PipeReg<RedPair>>>,
+    rv: Vec<Vec<PipeReg<RedNode>>>,
     rc: Vec<Vec<PipeReg<RedCtl>>>,
     pick: Vec<Vec<ReducePick>>,
     /// With `"pick"`: level `b`'s pick registers and the controls' copies beside them.
@@ -61,16 +66,16 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     /// The optional `front` register after the leaves: values and controls.
     rf: Vec<PipeReg<RedNode>>,
     rfc: Vec<PipeReg<RedCtl>>,
-    /// The last node's pair and controls, its pick, and the optional `root` register after the
-    /// pick (the root's decoding and the result's fan-out share the next cycle, so the pick
-    /// stays with the last node).
-    last: Signal<Local, RedPair>,
+    /// The last node's pair (`"pair"` only) and controls, its pick (`"pair"` only), and the
+    /// optional `root` register after the pick or the compact node (the root's decoding and the
+    /// result's fan-out share the next cycle, so the pick stays with the last node).
+    last: Vec<Signal<Local, RedPair>>,
     lastc: Signal<Local, RedCtl>,
     /// With `"pick"`: the last node's pair and controls registered before its pick.
     rl: Vec<PipeReg<RedPair>>,
     rlc: Vec<PipeReg<RedCtl>>,
     lastcp: Signal<Local, RedCtl>,
-    pickl: ReducePick,
+    pickl: Vec<ReducePick>,
     rx: Vec<PipeReg<RedNode>>,
     rxc: Vec<PipeReg<RedCtl>>,
     /// The root (`root[0]` feeds `result_o`), one per copy of `results_o` with `root`.
@@ -82,6 +87,8 @@ pub struct Reduce<const N: usize, const K: usize, const W: usize> {
     stage: Param<[usize; 6]>,
     /// The `pipeline_extra` registers present (1) or not (0).
     extra: Param<Extras>,
+    /// `[pair, compact]`: 1 for the configuration's node form, 0 for the other.
+    form: Param<[usize; 2]>,
 }
 
 impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
@@ -102,6 +109,9 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
         let extra = regs.extras();
         let Extras { front, result, root, pick, input } = extra;
         let roots = copies.max(1);
+        let compact = on(regs.reduction == ReductionNodes::Compact);
+        let pair = 1 - compact;
+        assert!(pair == 1 || pick == 0, "a compact node has no pick to register");
         // levels 1 .. K-1 have a pick and may have a stage register; level K is the last node
         let inner = |b: usize| if b >= 1 { N >> b } else { 0 };
         let staged = |b: usize| if b >= 1 { stage[b] } else { 0 };
@@ -125,29 +135,32 @@ impl<const N: usize, const K: usize, const W: usize> Reduce<N, K, W> {
             r0p: many(stage[0]),
             r0c: many(stage[0] * N),
             leaves: many(N),
-            n: (0..=K).map(|b| many(if b == 0 { 0 } else { N >> b })).collect(),
+            n: (0..=K).map(|b| many(if b == 0 { 0 } else { pair * (N >> b) })).collect(),
+            nc: (0..=K).map(|b| many(if b == 0 { 0 } else { compact * (N >> b) })).collect(),
             lq: (0..K).map(|b| many(N >> b)).collect(),
             cq: (0..K).map(|b| many(N >> (b + 1))).collect(),
-            r: (0..K).map(|b| many(staged(b) * (N >> b))).collect(),
+            r: (0..K).map(|b| many(pair * staged(b) * (N >> b))).collect(),
+            rv: (0..K).map(|b| many(compact * staged(b) * (N >> b))).collect(),
             rc: (0..K).map(|b| many(staged(b) * (N >> (b + 1)))).collect(),
-            pick: (0..K).map(|b| many(inner(b))).collect(),
+            pick: (0..K).map(|b| many(pair * inner(b))).collect(),
             p: (0..K).map(|b| many(pick * staged(b) * (N >> b))).collect(),
             pc: (0..K).map(|b| many(pick * staged(b) * (N >> (b + 1)))).collect(),
             rf: many(front * N),
             rfc: many(front * (N >> 1)),
-            last: Default::default(),
+            last: many(pair),
             lastc: Default::default(),
             rl: many(pick),
             rlc: many(pick),
             lastcp: Default::default(),
             rx: many(root * roots),
             rxc: many(root * roots),
-            pickl: Default::default(),
+            pickl: many(pair),
             root: many(roots),
             nr: Param([roots, copies]),
             rr: many(result),
             stage: Param(stage),
             extra: Param(extra),
+            form: Param([pair, compact]),
         }
     }
 }
@@ -183,12 +196,43 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
         // ---- the levels: level `b`'s nodes combine pairs of level `b - 1`'s values; levels
         // below the last have a pick, after the optional stage register
         for b in 1..(K + 1) {
-            for j in 0..(N >> b) {
-                self.n[b][j].a_i.next = self.lq[b - 1][2 * j].val();
-                self.n[b][j].b_i.next = self.lq[b - 1][2 * j + 1].val();
-                self.n[b][j].ctl_i.next = self.cq[b - 1][j].val();
+            for _f in 0..self.form.0[0] {
+                for j in 0..(N >> b) {
+                    self.n[b][j].a_i.next = self.lq[b - 1][2 * j].val();
+                    self.n[b][j].b_i.next = self.lq[b - 1][2 * j + 1].val();
+                    self.n[b][j].ctl_i.next = self.cq[b - 1][j].val();
+                }
             }
-            for _e in 0..(on(b < K) * self.stage.0[b]) {
+            for _f in 0..self.form.0[1] {
+                for j in 0..(N >> b) {
+                    self.nc[b][j].a_i.next = self.lq[b - 1][2 * j].val();
+                    self.nc[b][j].b_i.next = self.lq[b - 1][2 * j + 1].val();
+                    self.nc[b][j].ctl_i.next = self.cq[b - 1][j].val();
+                }
+            }
+            // reduction = "compact": the node's value, registered or not
+            for _e in 0..(on(b < K) * self.stage.0[b] * self.form.0[1]) {
+                for j in 0..(N >> b) {
+                    self.rv[b][j].clk_i.next = self.clk_i.val();
+                    self.rv[b][j].d_i.next = self.nc[b][j].out_o.val();
+                    self.lq[b][j].next = self.rv[b][j].q_o.val();
+                }
+                for j in 0..(N >> (b + 1)) {
+                    self.rc[b][j].clk_i.next = self.clk_i.val();
+                    self.rc[b][j].d_i.next = self.cq[b - 1][2 * j].val();
+                    self.cq[b][j].next = self.rc[b][j].q_o.val();
+                }
+            }
+            for _e in 0..(on(b < K) * (1 - self.stage.0[b]) * self.form.0[1]) {
+                for j in 0..(N >> b) {
+                    self.lq[b][j].next = self.nc[b][j].out_o.val();
+                }
+                for j in 0..(N >> (b + 1)) {
+                    self.cq[b][j].next = self.cq[b - 1][2 * j].val();
+                }
+            }
+            // reduction = "pair": the register holds the pair, the pick follows it
+            for _e in 0..(on(b < K) * self.stage.0[b] * self.form.0[0]) {
                 for j in 0..(N >> b) {
                     self.r[b][j].clk_i.next = self.clk_i.val();
                     self.r[b][j].d_i.next = self.n[b][j].out_o.val();
@@ -220,7 +264,7 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
                     }
                 }
             }
-            for _e in 0..(on(b < K) * (1 - self.stage.0[b])) {
+            for _e in 0..(on(b < K) * (1 - self.stage.0[b]) * self.form.0[0]) {
                 for j in 0..(N >> b) {
                     self.pick[b][j].pair_i.next = self.n[b][j].out_o.val();
                     self.lq[b][j].next = self.pick[b][j].val_o.val();
@@ -231,17 +275,27 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             }
         }
         // ---- root: the last level's single node, with the controls of that level
-        self.last.next = self.n[K][0].out_o.val();
+        for _f in 0..self.form.0[0] {
+            self.last[0].next = self.n[K][0].out_o.val();
+        }
         self.lastc.next = self.cq[K - 1][0].val();
-        // with "pick": a register before the last node's pick
-        opt_reg!(self.extra.0.pick, self.rl[0], self.last.val() => self.pickl.pair_i);
+        // with "pick": a register before the last node's pick (never with "compact")
+        for _f in 0..self.form.0[0] {
+            opt_reg!(self.extra.0.pick, self.rl[0], self.last[0].val() => self.pickl[0].pair_i);
+        }
         opt_reg!(self.extra.0.pick, self.rlc[0], self.lastc.val() => self.lastcp);
+        // the last value: the pick's ("pair") or the compact node's
         // ---- optional `root` register between the last node's pick and the root
         // (one register and root per copy of the result)
         for _r in 0..self.extra.0.root {
             for c in 0..self.nr.0[0] {
                 self.rx[c].clk_i.next = self.clk_i.val();
-                self.rx[c].d_i.next = self.pickl.val_o.val();
+                for _f in 0..self.form.0[0] {
+                    self.rx[c].d_i.next = self.pickl[0].val_o.val();
+                }
+                for _f in 0..self.form.0[1] {
+                    self.rx[c].d_i.next = self.nc[K][0].out_o.val();
+                }
                 self.rxc[c].clk_i.next = self.clk_i.val();
                 self.rxc[c].d_i.next = self.lastcp.val();
                 self.root[c].root_i.next = self.rx[c].q_o.val();
@@ -249,7 +303,12 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             }
         }
         for _e in 0..(1 - self.extra.0.root) {
-            self.root[0].root_i.next = self.pickl.val_o.val();
+            for _f in 0..self.form.0[0] {
+                self.root[0].root_i.next = self.pickl[0].val_o.val();
+            }
+            for _f in 0..self.form.0[1] {
+                self.root[0].root_i.next = self.nc[K][0].out_o.val();
+            }
             self.root[0].ctl_i.next = self.lastcp.val();
         }
         for c in 0..self.nr.0[1] {
