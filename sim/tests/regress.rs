@@ -94,13 +94,16 @@ fn compact_crossbar_units() {
 }
 
 /// `reduction = "compact"` (each reduction node picks before its register): the combinational
-/// 8-lane unit, and at 16 lanes a register at every boundary with `front`, `root`, `result` and
-/// the compact crossbar.
+/// 8-lane unit, at 16 lanes a register at every boundary with `front`, `root`, `result` and the
+/// compact crossbar, and the 32-lane design point `fpga/configs/small_lean.toml`.
 #[test]
 fn compact_reduction_units() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../fpga/configs/small_lean.toml");
+    let file = std::fs::read_to_string(path).unwrap();
     for text in [
         "lanes = 8\nreduction = \"compact\"\n",
         "lanes = 16\npipeline_at = [0, 1, 2, 3, 4]\npipeline_extra = [\"front\", \"root\", \"result\"]\ncrossbar = \"compact\"\nreduction = \"compact\"\n",
+        &file,
     ] {
         let cfg = UnitConfig::from_toml(text, "t").unwrap();
         assert_eq!(cfg.reduction, pisa_rtl::config::ReductionNodes::Compact);
