@@ -29,6 +29,7 @@ fn configs() -> Vec<(String, UnitConfig)> {
         "small.toml",
         "small_compact.toml",
         "small_lean.toml",
+        "small_pair.toml",
         "balanced.toml",
         "fast.toml",
     ] {

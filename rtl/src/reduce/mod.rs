@@ -34,7 +34,8 @@
 //! stage register, which then holds the value ([`RedNode`]) instead of the pair; there is no
 //! pick. A node's cycle is its route in, its compare chain, the take decision and the output
 //! mux. The 32-lane reduction on ECP5: 6,274 LUT4 and 4,060 FF against 10,351 and 5,080 with
-//! pairs (`pisa synth --target ecp5 --preset small --block reduce --no-baseline`).
+//! pairs (`pisa synth --target ecp5 --block reduce --no-baseline` with `--preset small` and with
+//! `--config fpga/configs/small_pair.toml`).
 //!
 //! Latency: combinational, plus one cycle per enabled stage boundary: `0` registers the operands
 //! and the decoded controls before the leaves, `1 <= b < K` follows tree level `b`'s compare
