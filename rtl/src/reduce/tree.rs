@@ -193,8 +193,9 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
         for j in 0..(N >> 1) {
             opt_reg!(self.extra.0.front, self.rfc[j], self.c0q[2 * j].val() => self.cq[0][j]);
         }
-        // ---- the levels: level `b`'s nodes combine pairs of level `b - 1`'s values; levels
-        // below the last have a pick, after the optional stage register
+        // ---- the levels: level `b`'s nodes combine pairs of level `b - 1`'s values; below the
+        // last level a pair node's pick follows the optional stage register, a compact node's
+        // value goes to it directly
         for b in 1..(K + 1) {
             for _f in 0..self.form.0[0] {
                 for j in 0..(N >> b) {
@@ -284,9 +285,8 @@ impl<const N: usize, const K: usize, const W: usize> Logic for Reduce<N, K, W> {
             opt_reg!(self.extra.0.pick, self.rl[0], self.last[0].val() => self.pickl[0].pair_i);
         }
         opt_reg!(self.extra.0.pick, self.rlc[0], self.lastc.val() => self.lastcp);
-        // the last value: the pick's ("pair") or the compact node's
-        // ---- optional `root` register between the last node's pick and the root
-        // (one register and root per copy of the result)
+        // ---- optional `root` register between the last node's pick (or the compact node) and
+        // the root (one register and root per copy of the result)
         for _r in 0..self.extra.0.root {
             for c in 0..self.nr.0[0] {
                 self.rx[c].clk_i.next = self.clk_i.val();
