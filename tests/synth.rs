@@ -162,6 +162,34 @@ fn ice40_place_and_route_reports_fmax() {
     let _ = std::fs::remove_file(&cfg);
 }
 
+/// The router comes from the configuration's `[pnr] router` and `--router` overrides it; both
+/// reach nextpnr (its log names router2's main loop only when router2 ran) and the report.
+#[test]
+fn the_router_comes_from_the_config_and_the_flag_overrides_it() {
+    let dir = tmp("ice40_router");
+    let cfg = dir.with_extension("toml");
+    // nextpnr-ice40's own default is router1, so router2 here can only come from the file
+    std::fs::write(&cfg, "lanes = 4\npipeline = 2\n\n[pnr]\nrouter = \"router2\"\n").unwrap();
+    for (flag, want) in [(None, "router2"), (Some("router1"), "router1")] {
+        let mut args = vec!["synth", "--target", "ice40", "--block", "xbar", "--no-baseline"];
+        args.extend(["--config", cfg.to_str().unwrap(), "--pnr", "--out", dir.to_str().unwrap()]);
+        if let Some(r) = flag {
+            args.extend(["--router", r]);
+        }
+        let (code, out, err) = pisa(&args);
+        assert_eq!(code, 0, "{out}\n{err}");
+        assert_eq!(report(&dir)["pnr_flow"], want);
+        assert!(out.contains(&format!("160 MHz, {want}, seed 1")), "{out}");
+        let log = std::fs::read_to_string(dir.join("pnr/pnr.log")).unwrap();
+        assert_eq!(log.contains("Running router2"), want == "router2", "{want}");
+    }
+    let (code, _, err) = pisa(&["synth", "--target", "ecp5", "--router", "router3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown router `router3` (use router1 or router2)"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&cfg);
+}
+
 /// The ECP5 place-and-route flow of the 150 MHz target (LFE5U-85F-8 out of context, static placer
 /// and router2 with `--tmg-ripup`, nextpnr's target 160 MHz (`--route-margin` 10): seeds 1, 2
 /// 168.5, 172.8 MHz, without `pick` 132.3, 133.8; with nextpnr's target at 150 MHz 159.3, 172.8 and

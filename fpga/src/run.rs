@@ -70,13 +70,16 @@ pub fn synth(
     Ok(r)
 }
 
-/// Places and routes a synthesized netlist (top `pisa_fpga_wrap`) at `freq_mhz` with placer seed `seed`, in `out`.
+/// Places and routes a synthesized netlist (top `pisa_fpga_wrap`) at `freq_mhz` with placer seed
+/// `seed`, in `out`; `router` is nextpnr's router (`"router1"`, `"router2"`; `None`: the flow's
+/// default, router2 with timing-driven rip-up on ECP5).
 pub fn pnr(
     target: Target,
     netlist: &Path,
     out: &Path,
     freq_mhz: f64,
     seed: u32,
+    router: Option<&str>,
 ) -> Result<PnrResult, FpgaError> {
     let start = Instant::now();
     std::fs::create_dir_all(out)?;
@@ -87,6 +90,7 @@ pub fn pnr(
         out.display().to_string(),
         format!("{freq_mhz}"),
         seed.to_string(),
+        router.unwrap_or("").to_string(),
     ];
     run_sh(&sh, &args, &out.join("pnr.log"), "nextpnr")?;
     let text = std::fs::read_to_string(out.join("report.json"))?;

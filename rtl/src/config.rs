@@ -7,6 +7,8 @@
 //! # pipeline_extra = ["front", "root", "result"]   # optional: registers off the tree levels (see below)
 //! # crossbar = "compact"   # optional: where the crossbar holds its registers (see below)
 //! # reduction = "compact"  # optional: the reduction node's form (see below)
+//! # [pnr]
+//! # router = "router1"      # optional: nextpnr's router for `pisa synth --pnr` (see below)
 //! ```
 //!
 //! A stage boundary `b` in `1..=log2(lanes)` is a register after tree level `b` of the crossbar
@@ -50,7 +52,8 @@
 //!   steps synthesis packs best (ECP5: 18 LUT4 per output bit through PFUMX and L6MUX21,
 //!   against 24 for `"spread"`'s 4:1 steps) and hold fewer flip-flops, at the cost of longer
 //!   paths in the crossbar and a placement that moves with it (`fpga/configs/small_compact.toml`:
-//!   13 % fewer LUT4 than the `small` preset, 100 MHz on three of five placer seeds; docs/qor.md).
+//!   13 % fewer LUT4 than `small_pair.toml`, 100 MHz on three of five placer seeds; the `small`
+//!   preset, with compact nodes and routed by router1, on all five; docs/qor.md).
 //!
 //! `reduction` says what a reduction node hands on (the tree, its registers and the latency are
 //! the same either way):
@@ -62,6 +65,12 @@
 //!   bit after the chains instead of about seven and half the register bits, at the cost of the
 //!   verdict's fan-out to the output bits in the node's own cycle. It cannot be combined with
 //!   `"pick"` (a compact node has no pick of its own to register).
+//!
+//! `[pnr]` holds how the unit is placed and routed, not what it is (the emitted Verilog, the tag
+//! and [`UnitConfig::canonical`] ignore it): `router` is nextpnr's router for ECP5,
+//! `"router2"` (with timing-driven rip-up; the default) or `"router1"` (the `small` preset: its
+//! compact crossbar routes on every placer seed with router1, not with router2; docs/qor.md).
+//! `pisa synth --router` overrides it.
 
 use serde::{Deserialize, Serialize};
 
@@ -88,6 +97,57 @@ pub struct UnitConfig {
     pub crossbar: CrossbarRegisters,
     #[serde(default, skip_serializing_if = "ReductionNodes::is_pair")]
     pub reduction: ReductionNodes,
+    /// How `pisa synth --pnr` places and routes the unit (`[pnr]`); not part of the hardware.
+    #[serde(default, skip_serializing_if = "PnrHints::is_empty")]
+    pub pnr: PnrHints,
+}
+
+/// Place-and-route settings a unit is measured with (`[pnr]` in the TOML, see the module
+/// documentation). They change no hardware: [`UnitConfig::canonical`], the tag and the emitted
+/// Verilog ignore them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PnrHints {
+    /// nextpnr's router for ECP5 (`pisa synth --router` overrides it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub router: Option<Router>,
+}
+
+impl PnrHints {
+    fn is_empty(&self) -> bool {
+        *self == PnrHints::default()
+    }
+}
+
+/// A nextpnr router (`--router`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Router {
+    /// nextpnr's negotiated-congestion router.
+    Router1,
+    /// nextpnr's router2, with timing-driven rip-up (`--tmg-ripup`): the ECP5 default.
+    Router2,
+}
+
+impl Router {
+    /// The name nextpnr and the TOML use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Router::Router1 => "router1",
+            Router::Router2 => "router2",
+        }
+    }
+}
+
+impl std::str::FromStr for Router {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "router1" => Ok(Router::Router1),
+            "router2" => Ok(Router::Router2),
+            _ => Err(format!("unknown router `{s}` (use router1 or router2)")),
+        }
+    }
 }
 
 /// Where the crossbar's mux trees hold their registers (see the module documentation).
@@ -234,6 +294,7 @@ impl Default for UnitConfig {
             pipeline_extra: Vec::new(),
             crossbar: CrossbarRegisters::Spread,
             reduction: ReductionNodes::Pair,
+            pnr: PnrHints::default(),
         }
     }
 }
@@ -331,6 +392,7 @@ impl UnitConfig {
             pipeline_extra: Extra::CANONICAL.into_iter().filter(|&e| s.has(e)).collect(),
             crossbar: s.crossbar,
             reduction: s.reduction,
+            pnr: PnrHints::default(),
         }
     }
 
@@ -539,6 +601,32 @@ mod tests {
         let extra =
             UnitConfig::from_toml("pipeline = 2\npipeline_extra = [\"root\"]\n", "u.toml").unwrap();
         assert!(!even.same_unit(&extra));
+    }
+
+    #[test]
+    fn pnr_hints_read_back_change_no_hardware_and_reject_unknown_values() {
+        let text = "lanes = 32\npipeline_at = [0, 5]\n\n[pnr]\nrouter = \"router1\"\n";
+        let c = UnitConfig::from_toml(text, "u.toml").unwrap();
+        assert_eq!(c.pnr.router, Some(Router::Router1));
+        assert_eq!(UnitConfig::from_toml(&c.to_toml(), "again").unwrap(), c);
+        let plain = UnitConfig::from_toml("pipeline_at = [0, 5]\n", "u.toml").unwrap();
+        assert_eq!(plain.pnr.router, None);
+        assert!(!plain.to_toml().contains("pnr"));
+        // the same hardware: one tag, one canonical form, and the canonical form drops the hint
+        assert!(c.same_unit(&plain));
+        assert_eq!(c.tag(), plain.tag());
+        assert_eq!(c.canonical(), plain.canonical());
+        let e = UnitConfig::from_toml("lanes = 8\n[pnr]\nrouter = \"router3\"\n", "u.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("u.toml:3:10: unknown variant `router3`"), "{e}");
+        assert!(e.contains("router1") && e.contains("router2"), "{e}");
+        let e = UnitConfig::from_toml("lanes = 8\n[pnr]\nplacer = \"heap\"\n", "u.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("u.toml:3:1: unknown field `placer`"), "{e}");
+        assert_eq!("router2".parse::<Router>(), Ok(Router::Router2));
+        assert!("sa".parse::<Router>().unwrap_err().contains("router1 or router2"));
     }
 
     #[test]

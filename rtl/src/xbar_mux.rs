@@ -35,8 +35,8 @@
 //! With `crossbar = "compact"` ([`crate::config::CrossbarRegisters`]) the order is boundary 0,
 //! after level 3, then registers `rd[1..=3]` (emitted `rd1_*` ..) that delay the trees' outputs:
 //! an 8:1 step a cycle (ECP5: 18 LUT4 per output bit through PFUMX and L6MUX21; the 32-lane
-//! crossbar of `fpga/configs/small_compact.toml` 20,338 LUT4 against 25,458 for the `small`
-//! preset's spread one) and no copy register.
+//! crossbar of `fpga/configs/small_compact.toml` 20,338 LUT4 against 25,458 for the spread one of
+//! `small_pair.toml`) and no copy register.
 //! Parameters: `N` lanes, `K = log2(N)`, `W = 32 * N`.
 
 use pisa_hdl_gen::hdl_gen;

@@ -28,7 +28,7 @@ fn configs() -> Vec<(String, UnitConfig)> {
         "l8_qor.toml",
         "small.toml",
         "small_compact.toml",
-        "small_lean.toml",
+        "small_spread.toml",
         "small_pair.toml",
         "balanced.toml",
         "fast.toml",
@@ -456,7 +456,7 @@ fn an_integrators_lint_with_the_waiver_file_is_clean() {
     ];
     for (tag, cfg) in configs()
         .into_iter()
-        .filter(|(t, _)| ["default", "fast.toml", "small_lean.toml"].contains(&t.as_str()))
+        .filter(|(t, _)| ["default", "fast.toml", "small.toml"].contains(&t.as_str()))
     {
         let dir = emit(&cfg, &format!("vlt_{}", tag.replace([' ', '.'], "_")));
         for (bin, root) in &verilators {

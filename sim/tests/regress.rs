@@ -95,10 +95,11 @@ fn compact_crossbar_units() {
 
 /// `reduction = "compact"` (each reduction node picks before its register): the combinational
 /// 8-lane unit, at 16 lanes a register at every boundary with `front`, `root`, `result` and the
-/// compact crossbar, and the 32-lane design point `fpga/configs/small_lean.toml`.
+/// compact crossbar, and the 32-lane design point `fpga/configs/small_spread.toml` (the spread
+/// crossbar; the `small` preset, compact crossbar and nodes, is co-simulated in `the_presets`).
 #[test]
 fn compact_reduction_units() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../fpga/configs/small_lean.toml");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../fpga/configs/small_spread.toml");
     let file = std::fs::read_to_string(path).unwrap();
     for text in [
         "lanes = 8\nreduction = \"compact\"\n",

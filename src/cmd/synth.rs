@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use pisa_fpga::{equiv, pnr, synth, Equivalence, SynthResult, Target};
-use pisa_rtl::config::UnitConfig;
+use pisa_rtl::config::{Router, UnitConfig};
 use pisa_rtl::design::{design, BlockName};
 
 use super::load_unit;
@@ -43,6 +43,11 @@ pub struct Args {
     /// 0 routes at --freq.
     #[arg(long, default_value_t = 10.0)]
     route_margin: f64,
+    /// nextpnr's router: router2 (ECP5: with timing-driven rip-up) or router1. Default: the
+    /// configuration's `[pnr] router` (the `small` preset: router1), else router2 on ECP5 and
+    /// nextpnr's own default on iCE40.
+    #[arg(long, value_parser = |s: &str| s.parse::<Router>())]
+    router: Option<Router>,
     /// Placer seeds of place and route, comma-separated (e.g. 1,2,3): one run per seed, the report
     /// gives each seed's Fmax and the best. The Fmax of one netlist varies with the seed.
     #[arg(long, value_delimiter = ',', default_value = "1")]
@@ -256,6 +261,16 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         )));
     }
     let route_mhz = a.freq + a.route_margin;
+    let router = a.router.or(cfg.pnr.router);
+    // what the report names as the router: NEXTPNR_ECP5_FLOW replaces the whole ECP5 flow
+    let flow = match std::env::var("NEXTPNR_ECP5_FLOW") {
+        Ok(f) if a.target == Target::Ecp5 => format!("NEXTPNR_ECP5_FLOW=\"{f}\""),
+        _ => match (router, a.target) {
+            (Some(r), _) => r.name().to_string(),
+            (None, Target::Ecp5) => "router2".to_string(),
+            (None, _) => "nextpnr's default router".to_string(),
+        },
+    };
     if a.equiv && cfg.latency() > 0 {
         return Err(Failure::input(format!(
             "--equiv: proves combinational netlists only; this configuration has latency {} (set pipeline = 0)",
@@ -324,7 +339,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             }
         };
         errln!(
-            "synth: place and route for {} MHz (nextpnr's target {} MHz), seeds {:?}, {jobs} at a time ...",
+            "synth: place and route for {} MHz (nextpnr's target {} MHz, {flow}), seeds {:?}, {jobs} at a time ...",
             a.freq,
             route_mhz,
             a.seeds
@@ -337,8 +352,15 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
                 s.spawn(|| loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(&seed) = a.seeds.get(i) else { break };
-                    let r = pnr(a.target, &w.netlist, &dir_of(seed), route_mhz, seed)
-                        .map_err(|e| e.to_string());
+                    let r = pnr(
+                        a.target,
+                        &w.netlist,
+                        &dir_of(seed),
+                        route_mhz,
+                        seed,
+                        router.map(Router::name),
+                    )
+                    .map_err(|e| e.to_string());
                     match &r {
                         Ok(p) => {
                             errln!("synth: seed {seed}: {:.1} MHz ({:.0} s)", p.fmax_mhz, p.seconds)
@@ -404,7 +426,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         if pnr_runs.len() == 1 {
             writeln!(
                 md,
-                "\nPlace and route: **{:.1} MHz** achieved, {} MHz {} (nextpnr's target {} MHz, seed {}), {:.0} s.",
+                "\nPlace and route: **{:.1} MHz** achieved, {} MHz {} (nextpnr's target {} MHz, {flow}, seed {}), {:.0} s.",
                 p.fmax_mhz,
                 a.freq,
                 if p.fmax_mhz >= a.freq { "met" } else { "**missed**" },
@@ -419,7 +441,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             let total: f64 = pnr_runs.iter().map(|r| r.seconds).sum();
             writeln!(
                 md,
-                "\nPlace and route: **{:.1} MHz** achieved, best of {} seeds ({}); {} MHz met on {} of {} seeds (nextpnr's target {} MHz); worst {:.1}, median {:.1} MHz; {:.0} s of nextpnr.",
+                "\nPlace and route: **{:.1} MHz** achieved, best of {} seeds ({}); {} MHz met on {} of {} seeds (nextpnr's target {} MHz, {flow}); worst {:.1}, median {:.1} MHz; {:.0} s of nextpnr.",
                 p.fmax_mhz,
                 pnr_runs.len(),
                 each.join(", "),
@@ -456,6 +478,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         "pnr_fmax_mhz": (!pnr_runs.is_empty()).then(|| serde_json::json!({"worst": spread.worst, "median": spread.median, "best": spread.best})),
         "pnr_goal_mhz": a.pnr.then_some(a.freq),
         "pnr_route_mhz": a.pnr.then_some(route_mhz),
+        "pnr_flow": a.pnr.then_some(&flow),
         "pnr_seeds_meeting_goal": a.pnr.then_some(meeting),
         "pnr_seeds": pnr_runs.iter().map(|r| serde_json::json!({"seed": r.seed, "fmax_mhz": r.fmax_mhz, "seconds": r.seconds})).collect::<Vec<_>>(),
         "equivalence": equivalence,
