@@ -108,24 +108,29 @@ fn batch_rate(
     rounds: u32,
     mut f: impl FnMut(&[SgInputs], &mut u32),
 ) -> f64 {
+    let mut best = 0f64;
+    for _ in 0..rounds {
+        best = best.max(batch_round(cases, min, &mut f));
+    }
+    best
+}
+
+/// One round of [`batch_rate`]: warp-ops per second over at least `min`.
+fn batch_round(cases: &[SgInputs], min: Duration, mut f: impl FnMut(&[SgInputs], &mut u32)) -> f64 {
     // Read the clock once per 1,024 warps or more: a clock read costs about as much as a few
     // warp-ops, which would weigh on small batches of the fast kernels more than on the baseline.
     let calls_per_check = (1024 / cases.len().max(1)).max(1);
-    let mut best = 0f64;
-    for _ in 0..rounds {
-        let start = Instant::now();
-        let mut n = 0u64;
-        let mut acc = 0u32;
-        while start.elapsed() < min {
-            for _ in 0..calls_per_check {
-                f(black_box(cases), &mut acc);
-            }
-            n += (calls_per_check * cases.len()) as u64;
+    let start = Instant::now();
+    let mut n = 0u64;
+    let mut acc = 0u32;
+    while start.elapsed() < min {
+        for _ in 0..calls_per_check {
+            f(black_box(cases), &mut acc);
         }
-        black_box(acc);
-        best = best.max(n as f64 / start.elapsed().as_secs_f64());
+        n += (calls_per_check * cases.len()) as u64;
     }
-    best
+    black_box(acc);
+    n as f64 / start.elapsed().as_secs_f64()
 }
 
 /// Measures the model (with `kernel`) and the baselines on one form, `warps` warps per batch.
@@ -140,10 +145,19 @@ pub fn measure(
     kernel.check()?;
     let cases = workload_of(form, w, warps);
     let mut out = vec![SgOutputs { dst: [0; LANES], wen: 0 }; cases.len()];
-    let model = batch_rate(&cases, min, rounds, |cs, acc| {
-        let _ = execute_batch_with(kernel, form, cs, &mut out);
-        *acc ^= black_box(&out)[cs.len() / 2].dst[7];
-    });
+    // The model and the plain port take turns, round by round, so that a slow spell of the
+    // machine (another tenant, a clock change) weighs on both and the ratio holds.
+    let (mut model, mut plain) = (0f64, 0f64);
+    for _ in 0..rounds {
+        model = model.max(batch_round(&cases, min, |cs, acc| {
+            let _ = execute_batch_with(kernel, form, cs, &mut out);
+            *acc ^= black_box(&out)[cs.len() / 2].dst[7];
+        }));
+        plain = plain.max(batch_round(&cases, min, |cs, acc| {
+            crate::plain::execute_batch_into(form, cs, &mut out);
+            *acc ^= black_box(&out)[cs.len() / 2].dst[7];
+        }));
+    }
     let model_single = if kernel == Kernel::best() {
         rate(&cases, min, rounds, |c| {
             let o = execute(form, c);
@@ -155,10 +169,6 @@ pub fn measure(
             Err(_) => 0,
         })
     };
-    let plain = batch_rate(&cases, min, rounds, |cs, acc| {
-        crate::plain::execute_batch_into(form, cs, &mut out);
-        *acc ^= black_box(&out)[cs.len() / 2].dst[7];
-    });
     let literal = rate(&cases, min, rounds, |c| {
         let o = crate::literal::execute(form, c);
         o.dst[7] ^ o.wen

@@ -39,16 +39,10 @@ pub enum ShflSource {
     NotWritten,
 }
 
-/// The shuffle of all lanes: `(dst, read)` where `read` is the mask of lanes that took a value
-/// from `srcLane` (the others kept their own `src0`). `dst` is not yet masked by participation.
+/// `(srcLane, outOfBounds)` of every lane: `srcLane` reduced below `N` (unchanged where it is in
+/// bounds), `outOfBounds` a mask.
 #[inline(always)]
-pub(crate) fn kernel<const N: usize, V: Lanes<N>>(
-    mode: ShflMode,
-    sg: bool,
-    src0: &[u32; N],
-    src1: V,
-    p: u32,
-) -> (V, V) {
+fn source_lanes<const N: usize, V: Lanes<N>>(mode: ShflMode, sg: bool, src1: V) -> (V, V) {
     let fm = V::splat(N as u32 - 1);
     let lane = V::lane_ids();
     let off = src1.and(fm);
@@ -74,11 +68,7 @@ pub(crate) fn kernel<const N: usize, V: Lanes<N>>(
         }
     };
     // In bounds implies 0 <= srcLane <= clamp <= N-1, so masking the index changes nothing there.
-    let src = src.and(fm);
-    let one = V::splat(1);
-    let src_participates = V::splat(p).shrv(src).and(one).eq(one);
-    let read = out_of_bounds.andnot(src_participates);
-    (V::select(read, V::gather(src0, src), V::load(src0)), read)
+    (src.and(fm), out_of_bounds)
 }
 
 /// `shfl.mode[.sg].32b` on all lanes with lane vectors `V`, participating lanes `p`; writes
@@ -92,8 +82,8 @@ pub(crate) fn shfl<const N: usize, V: Lanes<N>>(
     p: u32,
     dst: &mut [u32; N],
 ) -> u32 {
-    let (v, _) = kernel::<N, V>(mode, sg, src0, src1, p);
-    v.and(V::expand(p)).store(dst);
+    let (src, out_of_bounds) = source_lanes::<N, V>(mode, sg, src1);
+    V::shfl_store(src0, src, out_of_bounds, p, dst);
     p
 }
 
@@ -106,17 +96,17 @@ pub fn sources<const N: usize>(
     activemask: u32,
 ) -> [ShflSource; N] {
     let p = mask & activemask & lane_mask::<N>();
-    let ids: [u32; N] = std::array::from_fn(|i| i as u32);
     let s1 = match src1 {
         Src1::Uniform(v) => Portable::<N>::splat(v),
         Src1::PerLane(r) => Portable::<N>::load(r),
     };
-    let (from, read) = kernel::<N, Portable<N>>(mode, sg, &ids, s1, p);
+    let (src, out_of_bounds) = source_lanes::<N, Portable<N>>(mode, sg, s1);
     std::array::from_fn(|lane| {
+        let from = src.0[lane];
         if p >> lane & 1 == 0 {
             ShflSource::NotWritten
-        } else if read.0[lane] != 0 {
-            ShflSource::Lane(from.0[lane])
+        } else if out_of_bounds.0[lane] == 0 && p >> from & 1 != 0 {
+            ShflSource::Lane(from)
         } else {
             ShflSource::Own
         }

@@ -121,7 +121,10 @@ pub fn execute_lanes<const N: usize>(op: SgOp, inp: &SgInputs<N>) -> SgOutputs<N
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
 unsafe fn execute_avx2<V: Lanes<LANES>>(op: SgOp, inp: &SgInputs) -> SgOutputs {
     let mut out = SgOutputs { dst: [0; LANES], wen: 0 };
-    run::<LANES, V>(op, inp, &mut out);
+    // `run_parts`, not the batch path's `run`: the caller reads the result at once
+    // (`Lanes::store_uniform_outputs`)
+    out.wen =
+        run_parts::<LANES, V>(op, &inp.src0, &inp.src1, inp.mask, inp.activemask, &mut out.dst);
     out
 }
 
@@ -142,7 +145,32 @@ pub(crate) fn run<const N: usize, V: Lanes<N>>(
     inp: &SgInputs<N>,
     out: &mut SgOutputs<N>,
 ) {
-    out.wen = run_parts::<N, V>(op, &inp.src0, &inp.src1, inp.mask, inp.activemask, &mut out.dst);
+    if let SgOp::Shfl { .. } = op {
+        out.wen =
+            run_parts::<N, V>(op, &inp.src0, &inp.src1, inp.mask, inp.activemask, &mut out.dst);
+        return;
+    }
+    // Reductions: one value, written to every lane of `wen`.
+    let active = inp.activemask & lane_mask::<N>();
+    let p = inp.mask & active;
+    let wen = if op == SgOp::RedFirstIdx { active } else { p };
+    if wen != 0 {
+        let m = V::expand(wen);
+        V::store_uniform_outputs(reduce::<N, V>(op, &inp.src0, p, m), wen, m, out);
+    } else {
+        V::splat(0).store(&mut out.dst);
+        out.wen = 0;
+    }
+}
+
+/// The value a reduction writes (`p` the participating lanes, `m` its write enables expanded).
+#[inline(always)]
+fn reduce<const N: usize, V: Lanes<N>>(op: SgOp, src0: &[u32; N], p: u32, m: V) -> u32 {
+    match op {
+        SgOp::Fred { op, nanp, ty } => fred::reduce::<N, V>(op, nanp, ty, src0, m),
+        SgOp::Ired { op, ty } => ired::reduce::<N, V>(op, ty, src0, m),
+        _ => redfirstidx::first::<N>(p),
+    }
 }
 
 /// [`run`] on operands wherever they live (the lane arrays of a structure-of-arrays batch);
@@ -165,12 +193,7 @@ pub(crate) fn run_parts<const N: usize, V: Lanes<N>>(
     let wen = if op == SgOp::RedFirstIdx { active } else { p };
     if wen != 0 {
         let m = V::expand(wen);
-        let r = match op {
-            SgOp::Fred { op, nanp, ty } => fred::reduce::<N, V>(op, nanp, ty, src0, m),
-            SgOp::Ired { op, ty } => ired::reduce::<N, V>(op, ty, src0, m),
-            _ => redfirstidx::first::<N>(p),
-        };
-        V::splat(r).and(m).store(dst);
+        V::store_uniform(reduce::<N, V>(op, src0, p, m), wen, m, dst);
     } else {
         V::splat(0).store(dst);
     }

@@ -29,7 +29,8 @@ pub struct Args {
     /// Milliseconds per measurement round.
     #[arg(long, default_value_t = 200)]
     time_ms: u64,
-    /// Rounds per measurement; the best round counts.
+    /// Rounds per measurement; the best round counts. The model and the plain port take turns
+    /// round by round, so a slow spell of the machine weighs on both.
     #[arg(long, default_value_t = 3)]
     rounds: u32,
     /// Model kernel: best (what this CPU runs fastest), avx512, avx2 (its shuffle gathers in
@@ -127,7 +128,9 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         "working_set_bytes": a.warps * BYTES_PER_WARP_OP,
         "model_single_call": "pisa_model::execute (one warp per call)",
         "baseline": "pisa_model::plain (plain port of the pseudocode specialised per form: \
-                     one lane loop per form, no SIMD intrinsics, batch loop); ratio = model / plain",
+                     one lane loop per form, no SIMD intrinsics, batch loop); \
+                     ratio = model / plain, the two measured in alternate rounds, \
+                     the best round of each",
         "oracle": "pisa_model::literal (lane-by-lane port, every form dispatched per lane, i64/f64)",
         "model_kernel": kernel.name(),
         "round_ms": a.time_ms,

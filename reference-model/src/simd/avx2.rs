@@ -4,12 +4,17 @@
 //! registers (`vpermd` from each quarter of the table, blended by index bits 3 and 4), and
 //! [`Avx2Gather`] uses the hardware gather (`vpgatherdd`). Which is faster depends on the core:
 //! on AMD Zen 4 the permutes run `shfl.idx.32b` about three times as fast as `vpgatherdd`, on
-//! the Intel Xeons measured before `vpgatherdd` was faster (`docs/qor.md`); `Kernel::best`
-//! picks by vendor.
+//! Zen 3 about twice, on the Intel Xeons measured before `vpgatherdd` was faster
+//! (`docs/qor.md`); `Kernel::best` picks by vendor.
+//!
+//! Masks here are often sign bits only: `vblendvps` reads each lane's bit 31, so a lane's bit of
+//! a participation word is moved there with one `vpsllvd` rather than widened to a whole lane.
+//! Both kinds of type keep a fast path for the common case of every lane participating.
 //!
 //! Only call these from code compiled with AVX2 enabled (a `#[target_feature(enable = "avx2")]`
 //! function entered after a run-time check).
 use super::Lanes;
+use crate::unit::SgOutputs;
 use std::arch::x86_64::*;
 
 /// 32 lanes in four 256-bit registers; `HW_GATHER` selects the gather (module docs).
@@ -27,6 +32,32 @@ macro_rules! lanewise {
         // SAFETY (all intrinsics in this module): callers run on AVX2 hardware (module docs).
         unsafe { Self([$f(a[0], b[0]), $f(a[1], b[1]), $f(a[2], b[2]), $f(a[3], b[3])]) }
     }};
+}
+
+/// The four registers `[e(0), e(1), e(2), e(3)]` of `e` with `$q` bound to the register's
+/// number: an expression, not a closure, because a closure is compiled without the caller's
+/// target features and its intrinsics may then stay calls (`unit::run`).
+macro_rules! per_register {
+    ($q:ident => $e:expr) => {
+        [
+            {
+                let $q = 0usize;
+                $e
+            },
+            {
+                let $q = 1usize;
+                $e
+            },
+            {
+                let $q = 2usize;
+                $e
+            },
+            {
+                let $q = 3usize;
+                $e
+            },
+        ]
+    };
 }
 
 /// Combines the four registers with `f`, then the eight lanes of the result.
@@ -90,23 +121,9 @@ impl<const HW_GATHER: bool> Lanes<32> for Avx2Lanes<HW_GATHER> {
         // (`vpsllvd` by 31 - lane) and spreads it (`vpsrad` 31): two operations per register.
         unsafe {
             let b = _mm256_set1_epi32(p as i32);
-            macro_rules! quarter {
-                ($q:expr) => {{
-                    let top = 31 - 8 * $q;
-                    let s = _mm256_setr_epi32(
-                        top,
-                        top - 1,
-                        top - 2,
-                        top - 3,
-                        top - 4,
-                        top - 5,
-                        top - 6,
-                        top - 7,
-                    );
-                    _mm256_srai_epi32::<31>(_mm256_sllv_epi32(b, s))
-                }};
-            }
-            Self([quarter!(0), quarter!(1), quarter!(2), quarter!(3)])
+            Self(per_register!(q => {
+                _mm256_srai_epi32::<31>(_mm256_sllv_epi32(b, to_sign_bit(q)))
+            }))
         }
     }
     #[inline(always)]
@@ -195,12 +212,15 @@ impl<const HW_GATHER: bool> Lanes<32> for Avx2Lanes<HW_GATHER> {
         if !HW_GATHER {
             let t = Self::load(table).0;
             let i = idx.0;
-            return Self([
-                permute8(&t, i[0]),
-                permute8(&t, i[1]),
-                permute8(&t, i[2]),
-                permute8(&t, i[3]),
-            ]);
+            // SAFETY: callers run on AVX2 hardware (module docs).
+            return unsafe {
+                Self([
+                    permute8(&t, i[0]),
+                    permute8(&t, i[1]),
+                    permute8(&t, i[2]),
+                    permute8(&t, i[3]),
+                ])
+            };
         }
         let p = table.as_ptr() as *const i32;
         // SAFETY: every index is below 32 (trait contract), so every read is inside `table`.
@@ -211,6 +231,87 @@ impl<const HW_GATHER: bool> Lanes<32> for Avx2Lanes<HW_GATHER> {
                 _mm256_i32gather_epi32::<4>(p, idx.0[2]),
                 _mm256_i32gather_epi32::<4>(p, idx.0[3]),
             ])
+        }
+    }
+    /// Fused: bit `src` of `p` reaches the sign bit as `p.reverse_bits() << src` (one
+    /// `vpsllvd`), and the two selects of the generic version become one `vblendvps` on sign
+    /// bits, four operations a register fewer.
+    #[inline(always)]
+    fn shfl_read(table: &[u32; 32], src: Self, skip: Self, p: u32) -> Self {
+        let own = Self::load(table).0;
+        let got = Self::gather(table, src).0;
+        if p == u32::MAX {
+            // every lane participates (the common case): only the bounds decide
+            return Self(per_register!(q => blend_sign(got[q], own[q], skip.0[q])));
+        }
+        // SAFETY: callers run on AVX2 hardware (module docs).
+        unsafe {
+            let r = _mm256_set1_epi32(p.reverse_bits() as i32);
+            Self(per_register!(q => {
+                let read = _mm256_andnot_si256(skip.0[q], _mm256_sllv_epi32(r, src.0[q]));
+                blend_sign(own[q], got[q], read)
+            }))
+        }
+    }
+    /// [`Avx2`] with every lane participating (the common case) reads lane `i`'s value from
+    /// `table[skip ? i : src]`, so no select follows the gather. Otherwise (some lanes not
+    /// participating, or [`Avx2Gather`]) the generic version.
+    #[inline(always)]
+    fn shfl_store(table: &[u32; 32], src: Self, skip: Self, p: u32, out: &mut [u32; 32]) {
+        if HW_GATHER || p != u32::MAX {
+            return Self::shfl_read(table, src, skip, p).keep(p).store(out);
+        }
+        let ids = Self::lane_ids().0;
+        let from = Self(per_register!(q => blend_sign(src.0[q], ids[q], skip.0[q])));
+        Self::gather(table, from).store(out)
+    }
+    /// Each lane's bit of `p` shifted to its sign bit (`vpsllvd` by 31 - lane), then one
+    /// `vblendvps` with zero.
+    #[inline(always)]
+    fn keep(self, p: u32) -> Self {
+        if p == u32::MAX {
+            return self;
+        }
+        // SAFETY: callers run on AVX2 hardware (module docs).
+        unsafe {
+            let b = _mm256_set1_epi32(p as i32);
+            let zero = _mm256_setzero_si256();
+            Self(per_register!(q => {
+                blend_sign(zero, self.0[q], _mm256_sllv_epi32(b, to_sign_bit(q)))
+            }))
+        }
+    }
+    /// When every lane is written: three aligned 32-byte stores and two unaligned ones at the
+    /// ends, overlapping them (every lane holds the same value), the last one four bytes on so
+    /// that it also writes `wen`. `SgOutputs` is 132 bytes, so most warps' `dst` starts off a
+    /// 32-byte boundary: four unaligned stores and `wen` split two 64-byte lines in six stores,
+    /// these split at most two in five, on average one (on AMD Zen 3, 622 against 426-484 M
+    /// warps/s for the stores alone, `docs/qor.md`). Only the batch path writes this way: a
+    /// load that spans two of these stores cannot take its data from them, so a caller that
+    /// reads the result at once (one warp per call) would wait for them to reach the cache.
+    #[inline(always)]
+    fn store_uniform_outputs(v: u32, wen: u32, m: Self, out: &mut SgOutputs<32>) {
+        if wen != u32::MAX {
+            Self::splat(v).and(m).store(&mut out.dst);
+            out.wen = wen;
+            return;
+        }
+        let base = out as *mut SgOutputs<32> as *mut u8;
+        // SAFETY: `SgOutputs` is `repr(C)`, 132 bytes: `dst` at 0, `wen` at 128. The aligned
+        // stores start at the first 32-byte boundary after `base`, 4 to 32 bytes on (`out` is
+        // 4-byte aligned), so they cover [skip, skip + 96) with 100 <= skip + 96 <= 128; the
+        // first store covers [0, 32), the last [100, 132): `dst[25..32]` and `wen`. The lane
+        // vector type is only built after the CPU's AVX2 was checked (module docs).
+        unsafe {
+            let x = _mm256_set1_epi32(v as i32);
+            let last = _mm256_blend_epi32::<0x80>(x, _mm256_set1_epi32(wen as i32));
+            let skip = 32 - (base as usize & 31);
+            let aligned = base.add(skip) as *mut __m256i;
+            _mm256_storeu_si256(base as *mut __m256i, x);
+            _mm256_store_si256(aligned, x);
+            _mm256_store_si256(aligned.add(1), x);
+            _mm256_store_si256(aligned.add(2), x);
+            _mm256_storeu_si256(base.add(100) as *mut __m256i, last);
         }
     }
     #[inline(always)]
@@ -242,12 +343,23 @@ impl<const HW_GATHER: bool> Lanes<32> for Avx2Lanes<HW_GATHER> {
 /// Eight lanes of the in-register gather: the table as four vectors of eight, the output
 /// permuted from each (`vpermd` reads index bits 2:0) and the four results blended by index bits
 /// 3 and 4 (moved to the sign bit that `vblendvps` reads).
-#[inline(always)]
-fn permute8(t: &[__m256i; 4], i: __m256i) -> __m256i {
+///
+/// The two shifts are written as `asm!`: LLVM otherwise replaces each by an `and` and a compare
+/// with zero (it knows `vblendvps` reads only the sign bit), two operations instead of one.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn permute8(t: &[__m256i; 4], i: __m256i) -> __m256i {
     // SAFETY: callers run on AVX2 hardware (module docs).
     unsafe {
-        let b3 = _mm256_castsi256_ps(_mm256_slli_epi32::<28>(i));
-        let b4 = _mm256_castsi256_ps(_mm256_slli_epi32::<27>(i));
+        let (b3, b4): (__m256, __m256);
+        std::arch::asm!(
+            "vpslld {b3}, {i}, 28",
+            "vpslld {b4}, {i}, 27",
+            i = in(ymm_reg) i,
+            b3 = out(ymm_reg) b3,
+            b4 = lateout(ymm_reg) b4,
+            options(pure, nomem, nostack, preserves_flags),
+        );
         let p0 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t[0], i));
         let p1 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t[1], i));
         let p2 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t[2], i));
@@ -255,5 +367,27 @@ fn permute8(t: &[__m256i; 4], i: __m256i) -> __m256i {
         let lo = _mm256_blendv_ps(p0, p1, b3);
         let hi = _mm256_blendv_ps(p2, p3, b3);
         _mm256_castps_si256(_mm256_blendv_ps(lo, hi, b4))
+    }
+}
+
+/// The shift counts that move bit `8q + j` of a word to bit 31 in lane `j` of register `q`.
+#[inline(always)]
+fn to_sign_bit(q: usize) -> __m256i {
+    let top = 31 - 8 * q as i32;
+    // SAFETY: callers run on AVX2 hardware (module docs).
+    unsafe { _mm256_setr_epi32(top, top - 1, top - 2, top - 3, top - 4, top - 5, top - 6, top - 7) }
+}
+
+/// Lane-wise `m < 0 ? if_set : if_clear`: `vblendvps` reads only the sign bit of each lane
+/// of `m`.
+#[inline(always)]
+fn blend_sign(if_clear: __m256i, if_set: __m256i, m: __m256i) -> __m256i {
+    // SAFETY: callers run on AVX2 hardware (module docs).
+    unsafe {
+        _mm256_castps_si256(_mm256_blendv_ps(
+            _mm256_castsi256_ps(if_clear),
+            _mm256_castsi256_ps(if_set),
+            _mm256_castsi256_ps(m),
+        ))
     }
 }

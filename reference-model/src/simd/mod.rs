@@ -6,6 +6,8 @@
 //! Every operation is lane-wise except the `reduce_*` horizontal reductions, which combine all
 //! lanes. Masks are lanes of all ones (true) or zero (false).
 
+use crate::unit::SgOutputs;
+
 /// `N` lanes of `u32`.
 pub trait Lanes<const N: usize>: Copy {
     fn load(x: &[u32; N]) -> Self;
@@ -36,6 +38,39 @@ pub trait Lanes<const N: usize>: Copy {
     fn select(m: Self, a: Self, b: Self) -> Self;
     /// Lane `i` gets `table[idx[i]]`; every index is below `N`.
     fn gather(table: &[u32; N], idx: Self) -> Self;
+    /// The read of `shfl` (PISA §7.4): lane `i` gets `table[src[i]]` when `skip[i]` is false and
+    /// bit `src[i]` of `p` is set, else `table[i]`. Every `src` lane is below `N`; `skip` is a
+    /// mask. Written once here from the operations above; a lane type may fuse it.
+    #[inline(always)]
+    fn shfl_read(table: &[u32; N], src: Self, skip: Self, p: u32) -> Self {
+        let one = Self::splat(1);
+        let src_participates = Self::splat(p).shrv(src).and(one).eq(one);
+        let read = skip.andnot(src_participates);
+        Self::select(read, Self::gather(table, src), Self::load(table))
+    }
+    /// [`Lanes::shfl_read`] kept to the lanes of `p` (zero in the others) and stored in `out`.
+    #[inline(always)]
+    fn shfl_store(table: &[u32; N], src: Self, skip: Self, p: u32, out: &mut [u32; N]) {
+        Self::shfl_read(table, src, skip, p).keep(p).store(out)
+    }
+    /// `self` in the lanes set in `p`, zero in the others.
+    #[inline(always)]
+    fn keep(self, p: u32) -> Self {
+        self.and(Self::expand(p))
+    }
+    /// Stores `v` in the lanes set in `wen` and zero in the others; `m` is `expand(wen)`.
+    #[inline(always)]
+    fn store_uniform(v: u32, wen: u32, m: Self, out: &mut [u32; N]) {
+        let _ = wen;
+        Self::splat(v).and(m).store(out)
+    }
+    /// [`Lanes::store_uniform`] into `out.dst`, and `wen` into `out.wen`. The batch path's
+    /// store: a lane type may write in a way that a load right after it waits on.
+    #[inline(always)]
+    fn store_uniform_outputs(v: u32, wen: u32, m: Self, out: &mut SgOutputs<N>) {
+        Self::store_uniform(v, wen, m, &mut out.dst);
+        out.wen = wen;
+    }
     fn reduce_add(self) -> u32;
     fn reduce_umin(self) -> u32;
     fn reduce_umax(self) -> u32;
@@ -243,6 +278,54 @@ mod tests {
             (out(V::lane_ids()), P::lane_ids().0),
             (out(V::select(V::expand(p), xa, xb)), P::select(P::expand(p), pa, pb).0),
             (out(V::gather(&a, V::load(&idx))), P::gather(&a, P::load(&idx)).0),
+            (out(xa.keep(p)), pa.keep(p).0),
+            (
+                {
+                    let mut o = [7; 32];
+                    V::shfl_store(&a, V::load(&idx), V::expand(b[0]), p, &mut o);
+                    o
+                },
+                P::shfl_read(&a, P::load(&idx), P::expand(b[0]), p).keep(p).0,
+            ),
+            (
+                {
+                    let mut o = [7; 32];
+                    V::shfl_store(&a, V::load(&idx), V::expand(b[0]), u32::MAX, &mut o);
+                    o
+                },
+                P::shfl_read(&a, P::load(&idx), P::expand(b[0]), u32::MAX).0,
+            ),
+            (
+                {
+                    let mut o = [7; 32];
+                    V::store_uniform(a[3], p, V::expand(p), &mut o);
+                    o
+                },
+                P::splat(a[3]).keep(p).0,
+            ),
+            (
+                {
+                    let mut o = [7; 32];
+                    V::store_uniform(a[3], u32::MAX, V::expand(u32::MAX), &mut o);
+                    o
+                },
+                [a[3]; 32],
+            ),
+            (
+                {
+                    let mut o =
+                        [SgOutputs { dst: [7; 32], wen: 7 }, SgOutputs { dst: [7; 32], wen: 7 }];
+                    V::store_uniform_outputs(a[3], p, V::expand(p), &mut o[0]);
+                    assert_eq!(o[0].wen, p);
+                    assert_eq!(o[1], SgOutputs { dst: [7; 32], wen: 7 }, "a store past the end");
+                    o[0].dst
+                },
+                P::splat(a[3]).keep(p).0,
+            ),
+            (
+                out(V::shfl_read(&a, V::load(&idx), V::expand(b[0]), p)),
+                P::shfl_read(&a, P::load(&idx), P::expand(b[0]), p).0,
+            ),
         ];
         for (k, (x, y)) in pairs.iter().enumerate() {
             assert_eq!(x, y, "op #{k}");
@@ -281,6 +364,47 @@ mod tests {
                 std::array::from_fn(|i| if rng.chance(20) { a[i] } else { rng.u32() });
             f(a, b, rng.u32());
         }
+    }
+
+    /// `store_uniform_outputs` with every lane written, at each 4-byte offset from a 64-byte
+    /// line: the warp's 132 bytes hold the value and `wen`, its neighbours are untouched.
+    #[inline(always)]
+    fn uniform_outputs_stay_in_their_warp<V: Lanes<32>>() {
+        let blank = SgOutputs { dst: [7; 32], wen: 7 };
+        for i in 1..18 {
+            let mut o = vec![blank.clone(); 19];
+            V::store_uniform_outputs(
+                0xDEAD_0000 + i as u32,
+                u32::MAX,
+                V::expand(u32::MAX),
+                &mut o[i],
+            );
+            for (k, w) in o.iter().enumerate() {
+                let want = if k == i {
+                    SgOutputs { dst: [0xDEAD_0000 + i as u32; 32], wen: u32::MAX }
+                } else {
+                    blank.clone()
+                };
+                assert_eq!(w, &want, "warp {k} after writing warp {i}");
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    unsafe fn uniform_outputs_avx2() {
+        uniform_outputs_stay_in_their_warp::<Avx2>();
+        uniform_outputs_stay_in_their_warp::<Avx2Gather>();
+    }
+
+    #[test]
+    fn avx2_uniform_outputs_stay_in_their_warp() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            eprintln!("SKIPPED: this CPU has no AVX2");
+            return;
+        }
+        uniform_outputs_stay_in_their_warp::<Portable<32>>();
+        // SAFETY: AVX2 checked above.
+        unsafe { uniform_outputs_avx2() }
     }
 
     #[test]
