@@ -193,7 +193,7 @@ pub(crate) fn run_parts<const N: usize, V: Lanes<N>>(
     let wen = if op == SgOp::RedFirstIdx { active } else { p };
     if wen != 0 {
         let m = V::expand(wen);
-        V::store_uniform(reduce::<N, V>(op, src0, p, m), wen, m, dst);
+        V::splat(reduce::<N, V>(op, src0, p, m)).and(m).store(dst);
     } else {
         V::splat(0).store(dst);
     }

@@ -58,17 +58,12 @@ pub trait Lanes<const N: usize>: Copy {
     fn keep(self, p: u32) -> Self {
         self.and(Self::expand(p))
     }
-    /// Stores `v` in the lanes set in `wen` and zero in the others; `m` is `expand(wen)`.
-    #[inline(always)]
-    fn store_uniform(v: u32, wen: u32, m: Self, out: &mut [u32; N]) {
-        let _ = wen;
-        Self::splat(v).and(m).store(out)
-    }
-    /// [`Lanes::store_uniform`] into `out.dst`, and `wen` into `out.wen`. The batch path's
-    /// store: a lane type may write in a way that a load right after it waits on.
+    /// Stores `v` in the lanes set in `wen` and zero in the others of `out.dst` (`m` is
+    /// `expand(wen)`), and `wen` in `out.wen`. The batch path's store: a lane type may write in
+    /// a way that a load right after it waits on.
     #[inline(always)]
     fn store_uniform_outputs(v: u32, wen: u32, m: Self, out: &mut SgOutputs<N>) {
-        Self::store_uniform(v, wen, m, &mut out.dst);
+        Self::splat(v).and(m).store(&mut out.dst);
         out.wen = wen;
     }
     fn reduce_add(self) -> u32;
@@ -294,22 +289,6 @@ mod tests {
                     o
                 },
                 P::shfl_read(&a, P::load(&idx), P::expand(b[0]), u32::MAX).0,
-            ),
-            (
-                {
-                    let mut o = [7; 32];
-                    V::store_uniform(a[3], p, V::expand(p), &mut o);
-                    o
-                },
-                P::splat(a[3]).keep(p).0,
-            ),
-            (
-                {
-                    let mut o = [7; 32];
-                    V::store_uniform(a[3], u32::MAX, V::expand(u32::MAX), &mut o);
-                    o
-                },
-                [a[3]; 32],
             ),
             (
                 {
