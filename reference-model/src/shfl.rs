@@ -73,16 +73,23 @@ fn source_lanes<const N: usize, V: Lanes<N>>(mode: ShflMode, sg: bool, src1: V) 
 
 /// `shfl.mode[.sg].32b` on all lanes with lane vectors `V`, participating lanes `p`; writes
 /// `dst` (zero in the lanes outside `p`) and returns the write enables.
+///
+/// `shfl.idx` without `.sg` has `segmask = 0` and `cval = N - 1`, so `srcLane = laneOffset` and
+/// every lane is in bounds: the read is [`Lanes::shfl_idx_store`] on `src1` as it is in memory.
 #[inline(always)]
 pub(crate) fn shfl<const N: usize, V: Lanes<N>>(
     mode: ShflMode,
     sg: bool,
     src0: &[u32; N],
-    src1: V,
+    src1: &[u32; N],
     p: u32,
     dst: &mut [u32; N],
 ) -> u32 {
-    let (src, out_of_bounds) = source_lanes::<N, V>(mode, sg, src1);
+    if mode == ShflMode::Idx && !sg {
+        V::shfl_idx_store(src0, src1, p, dst);
+        return p;
+    }
+    let (src, out_of_bounds) = source_lanes::<N, V>(mode, sg, V::load(src1));
     V::shfl_store(src0, src, out_of_bounds, p, dst);
     p
 }

@@ -187,7 +187,7 @@ pub(crate) fn run_parts<const N: usize, V: Lanes<N>>(
     let active = activemask & lane_mask::<N>();
     let p = mask & active;
     if let SgOp::Shfl { mode, sg } = op {
-        return shfl::shfl::<N, V>(mode, sg, src0, V::load(src1), p, dst);
+        return shfl::shfl::<N, V>(mode, sg, src0, src1, p, dst);
     }
     // Reductions: one value, written to every lane of `wen`.
     let wen = if op == SgOp::RedFirstIdx { active } else { p };

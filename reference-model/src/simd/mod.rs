@@ -53,6 +53,14 @@ pub trait Lanes<const N: usize>: Copy {
     fn shfl_store(table: &[u32; N], src: Self, skip: Self, p: u32, out: &mut [u32; N]) {
         Self::shfl_read(table, src, skip, p).keep(p).store(out)
     }
+    /// `shfl.idx` without `.sg` (PISA §7.4): lane `i` reads lane `src1[i] mod N` (never out of
+    /// bounds: the clamp is `N - 1`), kept to the lanes of `p`, stored in `out`. Written once
+    /// here from [`Lanes::shfl_store`]; a lane type may read `src1` its own way.
+    #[inline(always)]
+    fn shfl_idx_store(table: &[u32; N], src1: &[u32; N], p: u32, out: &mut [u32; N]) {
+        let src = Self::load(src1).and(Self::splat(N as u32 - 1));
+        Self::shfl_store(table, src, Self::splat(0), p, out)
+    }
     /// `self` in the lanes set in `p`, zero in the others.
     #[inline(always)]
     fn keep(self, p: u32) -> Self {
@@ -300,6 +308,22 @@ mod tests {
                     o[0].dst
                 },
                 P::splat(a[3]).keep(p).0,
+            ),
+            (
+                {
+                    let mut o = [7; 32];
+                    V::shfl_idx_store(&a, &b, p, &mut o);
+                    o
+                },
+                P::shfl_read(&a, P::load(&idx), P::splat(0), p).keep(p).0,
+            ),
+            (
+                {
+                    let mut o = [7; 32];
+                    V::shfl_idx_store(&a, &b, u32::MAX, &mut o);
+                    o
+                },
+                P::shfl_read(&a, P::load(&idx), P::splat(0), u32::MAX).0,
             ),
             (
                 out(V::shfl_read(&a, V::load(&idx), V::expand(b[0]), p)),
