@@ -150,27 +150,37 @@ pub(crate) fn run<const N: usize, V: Lanes<N>>(
             run_parts::<N, V>(op, &inp.src0, &inp.src1, inp.mask, inp.activemask, &mut out.dst);
         return;
     }
-    // Reductions: one value, written to every lane of `wen`.
-    let active = inp.activemask & lane_mask::<N>();
-    let p = inp.mask & active;
-    let wen = if op == SgOp::RedFirstIdx { active } else { p };
-    if wen != 0 {
-        let m = V::expand(wen);
-        V::store_uniform_outputs(reduce::<N, V>(op, &inp.src0, p, m), wen, m, out);
-    } else {
-        V::splat(0).store(&mut out.dst);
-        out.wen = 0;
+    match reduction::<N, V>(op, &inp.src0, inp.mask, inp.activemask) {
+        Some((v, wen, m)) => V::store_uniform_outputs(v, wen, m, out),
+        None => {
+            V::splat(0).store(&mut out.dst);
+            out.wen = 0;
+        }
     }
 }
 
-/// The value a reduction writes (`p` the participating lanes, `m` its write enables expanded).
+/// A reduction (`fred`, `ired`, `redfirstidx`): `None` when it writes no lane, else the value
+/// it writes to every lane of its write enables, the write enables, and those expanded to lanes.
 #[inline(always)]
-fn reduce<const N: usize, V: Lanes<N>>(op: SgOp, src0: &[u32; N], p: u32, m: V) -> u32 {
-    match op {
+fn reduction<const N: usize, V: Lanes<N>>(
+    op: SgOp,
+    src0: &[u32; N],
+    mask: u32,
+    activemask: u32,
+) -> Option<(u32, u32, V)> {
+    let active = activemask & lane_mask::<N>();
+    let p = mask & active;
+    let wen = if op == SgOp::RedFirstIdx { active } else { p };
+    if wen == 0 {
+        return None;
+    }
+    let m = V::expand(wen);
+    let v = match op {
         SgOp::Fred { op, nanp, ty } => fred::reduce::<N, V>(op, nanp, ty, src0, m),
         SgOp::Ired { op, ty } => ired::reduce::<N, V>(op, ty, src0, m),
         _ => redfirstidx::first::<N>(p),
-    }
+    };
+    Some((v, wen, m))
 }
 
 /// [`run`] on operands wherever they live (the lane arrays of a structure-of-arrays batch);
@@ -184,20 +194,20 @@ pub(crate) fn run_parts<const N: usize, V: Lanes<N>>(
     activemask: u32,
     dst: &mut [u32; N],
 ) -> u32 {
-    let active = activemask & lane_mask::<N>();
-    let p = mask & active;
     if let SgOp::Shfl { mode, sg } = op {
+        let p = mask & activemask & lane_mask::<N>();
         return shfl::shfl::<N, V>(mode, sg, src0, src1, p, dst);
     }
-    // Reductions: one value, written to every lane of `wen`.
-    let wen = if op == SgOp::RedFirstIdx { active } else { p };
-    if wen != 0 {
-        let m = V::expand(wen);
-        V::splat(reduce::<N, V>(op, src0, p, m)).and(m).store(dst);
-    } else {
-        V::splat(0).store(dst);
+    match reduction::<N, V>(op, src0, mask, activemask) {
+        Some((v, wen, m)) => {
+            V::splat(v).and(m).store(dst);
+            wen
+        }
+        None => {
+            V::splat(0).store(dst);
+            0
+        }
     }
-    wen
 }
 
 #[cfg(test)]

@@ -401,11 +401,11 @@ mod tests {
 
     #[test]
     fn avx2_uniform_outputs_stay_in_their_warp() {
+        uniform_outputs_stay_in_their_warp::<Portable<32>>();
         if !std::arch::is_x86_feature_detected!("avx2") {
             eprintln!("SKIPPED: this CPU has no AVX2");
             return;
         }
-        uniform_outputs_stay_in_their_warp::<Portable<32>>();
         // SAFETY: AVX2 checked above.
         unsafe { uniform_outputs_avx2() }
     }
