@@ -11,10 +11,10 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::op::{FloatType, FredOp, IntType, IredOp, SgOp, ShflMode, LANES};
-use crate::simd::Portable;
 #[cfg(target_arch = "x86_64")]
 use crate::simd::{Avx2, Avx2Gather, Avx512};
-use crate::unit::{run, run_parts, SgInputs, SgOutputs};
+use crate::simd::{Lanes, Portable};
+use crate::unit::{run, run_parts, run_reductions, SgInputs, SgOutputs};
 
 /// One compiled variant of the 32-lane model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -360,8 +360,12 @@ pub(crate) use {
 macro_rules! batch_loop {
     ($V:ty, $op:expr, $inputs:expr, $outputs:expr) => {
         each_form!($op, FORM => {
-            for (inp, out) in $inputs.iter().zip($outputs.iter_mut()) {
-                run::<LANES, $V>(FORM, inp, out);
+            if <$V as Lanes<LANES>>::GROUP_ALIGN != 0 && !matches!(FORM, SgOp::Shfl { .. }) {
+                run_reductions::<$V>(FORM, $inputs, $outputs)
+            } else {
+                for (inp, out) in $inputs.iter().zip($outputs.iter_mut()) {
+                    run::<LANES, $V>(FORM, inp, out);
+                }
             }
         })
     };

@@ -159,6 +159,25 @@ pub(crate) fn run<const N: usize, V: Lanes<N>>(
     }
 }
 
+/// The lanes a reduction writes: `(p, wen)` with `p = mask & active` the participating lanes;
+/// `redfirstidx` writes every active lane, `fred` and `ired` the participating ones.
+#[inline(always)]
+fn reduction_lanes<const N: usize>(op: SgOp, mask: u32, activemask: u32) -> (u32, u32) {
+    let active = activemask & lane_mask::<N>();
+    let p = mask & active;
+    (p, if op == SgOp::RedFirstIdx { active } else { p })
+}
+
+/// The value a reduction writes to every lane it writes (`m` = `expand(wen)`).
+#[inline(always)]
+fn reduction_value<const N: usize, V: Lanes<N>>(op: SgOp, src0: &[u32; N], p: u32, m: V) -> u32 {
+    match op {
+        SgOp::Fred { op, nanp, ty } => fred::reduce::<N, V>(op, nanp, ty, src0, m),
+        SgOp::Ired { op, ty } => ired::reduce::<N, V>(op, ty, src0, m),
+        _ => redfirstidx::first::<N>(p),
+    }
+}
+
 /// A reduction (`fred`, `ired`, `redfirstidx`): `None` when it writes no lane, else the value
 /// it writes to every lane of its write enables, the write enables, and those expanded to lanes.
 #[inline(always)]
@@ -168,19 +187,62 @@ fn reduction<const N: usize, V: Lanes<N>>(
     mask: u32,
     activemask: u32,
 ) -> Option<(u32, u32, V)> {
-    let active = activemask & lane_mask::<N>();
-    let p = mask & active;
-    let wen = if op == SgOp::RedFirstIdx { active } else { p };
+    let (p, wen) = reduction_lanes::<N>(op, mask, activemask);
     if wen == 0 {
         return None;
     }
     let m = V::expand(wen);
-    let v = match op {
-        SgOp::Fred { op, nanp, ty } => fred::reduce::<N, V>(op, nanp, ty, src0, m),
-        SgOp::Ired { op, ty } => ired::reduce::<N, V>(op, ty, src0, m),
-        _ => redfirstidx::first::<N>(p),
-    };
-    Some((v, wen, m))
+    Some((reduction_value::<N, V>(op, src0, p, m), wen, m))
+}
+
+/// [`run`] of one reduction over a batch, for a lane type with [`Lanes::GROUP_ALIGN`]: from
+/// the first warp whose outputs start on that alignment, eight warps at a time, and where all
+/// eight write every lane (the typical case) their outputs in one [`Lanes::store_full_group`];
+/// the other warps one by one.
+#[inline(always)]
+pub(crate) fn run_reductions<V: Lanes<LANES>>(
+    op: SgOp,
+    inputs: &[SgInputs],
+    outputs: &mut [SgOutputs],
+) {
+    let outputs = &mut outputs[..inputs.len()];
+    let align = V::GROUP_ALIGN;
+    // `SgOutputs` is 132 bytes and 4-byte aligned, 132 = 4 mod `align` (a divisor of 128):
+    // warp `lead` starts on the alignment
+    let lead = (align - outputs.as_ptr() as usize % align) % align / 4;
+    let (head_in, inputs) = inputs.split_at(lead.min(inputs.len()));
+    let (head_out, outputs) = outputs.split_at_mut(head_in.len());
+    for (inp, out) in head_in.iter().zip(head_out) {
+        run::<LANES, V>(op, inp, out);
+    }
+    let mut groups_in = inputs.chunks_exact(8);
+    let mut groups_out = outputs.chunks_exact_mut(8);
+    for (g_in, g_out) in (&mut groups_in).zip(&mut groups_out) {
+        let (Ok(g_in), Ok(g_out)) =
+            (<&[SgInputs; 8]>::try_from(g_in), <&mut [SgOutputs; 8]>::try_from(g_out))
+        else {
+            unreachable!("chunks_exact gives eight warps")
+        };
+        let mut full = u32::MAX;
+        for inp in g_in {
+            full &= reduction_lanes::<LANES>(op, inp.mask, inp.activemask).1;
+        }
+        if full != u32::MAX {
+            for (inp, out) in g_in.iter().zip(g_out.iter_mut()) {
+                run::<LANES, V>(op, inp, out);
+            }
+            continue;
+        }
+        let mut v = [0; 8];
+        for k in 0..8 {
+            let p = g_in[k].mask; // every lane active
+            v[k] = reduction_value::<LANES, V>(op, &g_in[k].src0, p, V::splat(u32::MAX));
+        }
+        V::store_full_group(&v, g_out);
+    }
+    for (inp, out) in groups_in.remainder().iter().zip(groups_out.into_remainder()) {
+        run::<LANES, V>(op, inp, out);
+    }
 }
 
 /// [`run`] on operands wherever they live (the lane arrays of a structure-of-arrays batch);

@@ -102,6 +102,53 @@ fn avx512_kernel_equals_literal() {
     }
 }
 
+/// The batch path writes a reduction's outputs eight warps at a time where all eight write every
+/// lane (AVX2: one stream of aligned stores). For every kernel this CPU runs, every reduction
+/// form, and every start of the output slice modulo 32 bytes: batches of full warps with a warp
+/// that writes fewer lanes at varying places (which breaks its group of eight) equal
+/// `literal`, and the outputs around the slice keep their sentinel.
+#[test]
+fn grouped_reduction_stores_equal_literal() {
+    const SENTINEL: SgOutputs = SgOutputs { dst: [0x5EA7_1E55; 32], wen: 0x5EA7_1E55 };
+    let reductions = SgOp::all().into_iter().filter(|op| !matches!(op, SgOp::Shfl { .. }));
+    let kernels: Vec<Kernel> = Kernel::ALL.into_iter().filter(|k| k.supported()).collect();
+    let mut checked = 0;
+    for (f, op) in reductions.enumerate() {
+        let mut rng = Rng::for_case(0x6A0F, f as u64);
+        let mut warps = pisa_model::perf::workload_of(op, pisa_model::perf::Workload::Typical, 70);
+        for broken in [3usize, 17, 40, 41, 66] {
+            // fewer lanes: an inactive lane, or (fred/ired) a lane outside the mask operand
+            let lane = 1u32 << rng.below(32);
+            if rng.below(2) == 0 {
+                warps[broken].activemask &= !lane;
+            } else {
+                warps[broken].mask &= !lane;
+            }
+        }
+        let want: Vec<SgOutputs> = warps.iter().map(|w| literal::execute(op, w)).collect();
+        for &k in &kernels {
+            for first in 0..8 {
+                for len in [warps.len() - first, 8, 9, 16 + first] {
+                    let mut got = vec![SENTINEL; first + len + 1];
+                    execute_batch_with(k, op, &warps[first..first + len], &mut got[first..][..len])
+                        .expect("kernel is supported");
+                    for (i, g) in got.iter().enumerate() {
+                        let w = if i >= first && i < first + len { Some(&want[i]) } else { None };
+                        assert_eq!(
+                            g,
+                            w.unwrap_or(&SENTINEL),
+                            "{} batch of {len} from warp {first}: {op}, output {i}",
+                            k.name()
+                        );
+                    }
+                    checked += len;
+                }
+            }
+        }
+    }
+    eprintln!("grouped reduction stores: {checked} warps equal literal");
+}
+
 /// The default entry points use the best kernel; the batch and single-call results agree.
 #[test]
 fn default_entry_points_equal_literal() {

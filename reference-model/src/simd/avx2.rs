@@ -74,6 +74,39 @@ macro_rules! horizontal {
     }};
 }
 
+/// One 32-byte chunk of eight consecutive `SgOutputs` (33 words a warp): the warp whose lanes
+/// it starts with, the words that belong to the next warp (bit `j` for word `j`) and the words
+/// that are a `wen` (at most one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct GroupChunk {
+    warp: usize,
+    next: i32,
+    wen: i32,
+}
+
+/// The 33 chunks of eight `SgOutputs` ([`Lanes::store_full_group`]).
+const GROUP: [GroupChunk; 33] = {
+    let mut t = [GroupChunk { warp: 0, next: 0, wen: 0 }; 33];
+    let mut c = 0;
+    while c < 33 {
+        let warp = 8 * c / 33;
+        let (mut next, mut wen, mut j) = (0, 0, 0);
+        while j < 8 {
+            let word = 8 * c + j;
+            if word / 33 != warp {
+                next |= 1 << j;
+            }
+            if word % 33 == 32 {
+                wen |= 1 << j;
+            }
+            j += 1;
+        }
+        t[c] = GroupChunk { warp, next, wen };
+        c += 1;
+    }
+    t
+};
+
 impl<const HW_GATHER: bool> Lanes<32> for Avx2Lanes<HW_GATHER> {
     #[inline(always)]
     fn load(x: &[u32; 32]) -> Self {
@@ -337,6 +370,47 @@ impl<const HW_GATHER: bool> Lanes<32> for Avx2Lanes<HW_GATHER> {
             _mm256_store_si256(aligned.add(1), x);
             _mm256_store_si256(aligned.add(2), x);
             _mm256_storeu_si256(base.add(100) as *mut __m256i, last);
+        }
+    }
+    const GROUP_ALIGN: usize = 32;
+    /// Eight warps' `SgOutputs` are 264 words, 33 chunks of eight: 25 chunks hold one warp's
+    /// value, 8 end one warp (its last lanes and `wen`) and begin the next. Each chunk is one
+    /// aligned store of the warps' broadcast values, blended by constant masks ([`GROUP`]): 33
+    /// stores for eight warps, none across a 64-byte line, against 40 for
+    /// [`Lanes::store_uniform_outputs`] of which about one in five crosses a line.
+    #[inline(always)]
+    fn store_full_group(v: &[u32; 8], out: &mut [SgOutputs<32>; 8]) {
+        let base = out.as_mut_ptr() as *mut __m256i;
+        if base as usize & (Self::GROUP_ALIGN - 1) != 0 {
+            for k in 0..8 {
+                Self::store_uniform_outputs(v[k], u32::MAX, Self::splat(u32::MAX), &mut out[k]);
+            }
+            return;
+        }
+        // SAFETY: `out` is eight `repr(C)` `SgOutputs` of 132 bytes, 1,056 bytes from a 32-byte
+        // boundary (checked above): the 33 aligned 32-byte stores cover exactly those bytes. The
+        // lane vector type is only built after the CPU's AVX2 was checked (module docs).
+        unsafe {
+            let s = [
+                _mm256_set1_epi32(v[0] as i32),
+                _mm256_set1_epi32(v[1] as i32),
+                _mm256_set1_epi32(v[2] as i32),
+                _mm256_set1_epi32(v[3] as i32),
+                _mm256_set1_epi32(v[4] as i32),
+                _mm256_set1_epi32(v[5] as i32),
+                _mm256_set1_epi32(v[6] as i32),
+                _mm256_set1_epi32(v[7] as i32),
+            ];
+            let ones = _mm256_set1_epi32(-1);
+            macro_rules! chunks {
+                ($($c:literal)+) => {$({
+                    const C: GroupChunk = GROUP[$c];
+                    let x = _mm256_blend_epi32::<{ C.next }>(s[C.warp], s[(C.warp + 1) % 8]);
+                    _mm256_store_si256(base.add($c), _mm256_blend_epi32::<{ C.wen }>(x, ones));
+                })+};
+            }
+            chunks!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28
+                29 30 31 32);
         }
     }
     #[inline(always)]

@@ -74,6 +74,22 @@ pub trait Lanes<const N: usize>: Copy {
         Self::splat(v).and(m).store(&mut out.dst);
         out.wen = wen;
     }
+    /// The alignment in bytes at which [`Lanes::store_full_group`] writes eight warps as one
+    /// stream; 0 when the lane type has no such store (the batch path then stores warp by
+    /// warp). A divisor of 128, so that one of any eight consecutive `SgOutputs` (132 bytes,
+    /// 4-byte aligned) starts on it.
+    const GROUP_ALIGN: usize = 0;
+    /// The outputs of eight consecutive warps whose every lane is written (a reduction's
+    /// typical case): `out[k].dst` all `v[k]`, `out[k].wen` every lane. Written once here warp
+    /// by warp; a lane type with [`Lanes::GROUP_ALIGN`] writes the 8 × 132 bytes as aligned
+    /// stores (33 of 32 bytes rather than 40) when `out` starts on that alignment.
+    #[inline(always)]
+    fn store_full_group(v: &[u32; 8], out: &mut [SgOutputs<N>; 8]) {
+        for k in 0..8 {
+            out[k].dst = [v[k]; N];
+            out[k].wen = crate::op::lane_mask::<N>();
+        }
+    }
     fn reduce_add(self) -> u32;
     fn reduce_umin(self) -> u32;
     fn reduce_umax(self) -> u32;
@@ -408,6 +424,42 @@ mod tests {
         }
         // SAFETY: AVX2 checked above.
         unsafe { uniform_outputs_avx2() }
+    }
+
+    /// `store_full_group` at each 4-byte offset from a 64-byte line (so both its aligned
+    /// stream and its fallback run): the eight warps equal the portable lanes' (the trait's
+    /// warp-by-warp default), the warps around them are untouched.
+    #[inline(always)]
+    fn full_group_stays_in_its_warps<V: Lanes<32>>() {
+        let blank = SgOutputs { dst: [7; 32], wen: 7 };
+        for i in 1..18 {
+            let v: [u32; 8] = std::array::from_fn(|k| 0xBEE0_0000 + (i * 8 + k) as u32);
+            let mut got = vec![blank.clone(); 26];
+            let mut want = got.clone();
+            let g: &mut [SgOutputs<32>; 8] = (&mut got[i..i + 8]).try_into().expect("8 warps");
+            V::store_full_group(&v, g);
+            let g: &mut [SgOutputs<32>; 8] = (&mut want[i..i + 8]).try_into().expect("8 warps");
+            Portable::<32>::store_full_group(&v, g);
+            assert_eq!(want[i + 7], SgOutputs { dst: [v[7]; 32], wen: u32::MAX });
+            assert_eq!(got, want, "eight warps from warp {i}");
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    unsafe fn full_group_avx2() {
+        full_group_stays_in_its_warps::<Avx2>();
+        full_group_stays_in_its_warps::<Avx2Gather>();
+    }
+
+    #[test]
+    fn avx2_full_group_stays_in_its_warps() {
+        full_group_stays_in_its_warps::<Portable<32>>();
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            eprintln!("SKIPPED: this CPU has no AVX2");
+            return;
+        }
+        // SAFETY: AVX2 checked above.
+        unsafe { full_group_avx2() }
     }
 
     #[test]
