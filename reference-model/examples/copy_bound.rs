@@ -67,9 +67,9 @@ unsafe fn masked_copy_avx2(inputs: &[SgInputs], out: &mut [SgOutputs]) {
         let b = _mm256_set1_epi32(p as i32);
         let s = i.src0.as_ptr() as *const __m256i;
         let d = o.dst.as_mut_ptr() as *mut __m256i;
-        for q in 0..4 {
+        for (q, &shift) in shifts.iter().enumerate() {
             // lane `8q + j`: bit `8q + j` of `p` moved to the sign bit, then to every bit
-            let m = _mm256_srai_epi32::<31>(_mm256_sllv_epi32(b, shifts[q]));
+            let m = _mm256_srai_epi32::<31>(_mm256_sllv_epi32(b, shift));
             _mm256_storeu_si256(d.add(q), _mm256_and_si256(m, _mm256_loadu_si256(s.add(q))));
         }
         o.wen = p;
@@ -142,7 +142,7 @@ unsafe fn stores_33_8(inputs: &[SgInputs], out: &mut [SgOutputs]) {
 }
 
 #[cfg(target_arch = "x86_64")]
-fn avx2_lines(rate: &dyn Fn(usize, &mut dyn FnMut(&mut [SgOutputs])) -> f64) {
+fn avx2_lines(rate: impl Fn(usize, &mut dyn FnMut(&mut [SgOutputs])) -> f64) {
     let sum: SgOp = "ired.sum.32b".parse().expect("a form");
     let first: SgOp = "redfirstidx.32b".parse().expect("a form");
     for n in [64usize, 256, 1024] {
@@ -173,7 +173,7 @@ fn main() {
     let rate = |n: usize, f: &mut dyn FnMut(&mut [SgOutputs])| rate::batch_rate(n, 4_000_000, f);
     #[cfg(target_arch = "x86_64")]
     if Kernel::Avx2.check().is_ok() {
-        avx2_lines(&rate);
+        avx2_lines(rate);
     }
     if Kernel::Avx512.check().is_err() {
         return eprintln!("copy_bound: this CPU has no AVX-512F (the AVX-512 lines are left out)");

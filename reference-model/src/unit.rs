@@ -207,6 +207,13 @@ pub(crate) fn run_reductions<V: Lanes<LANES>>(
 ) {
     let outputs = &mut outputs[..inputs.len()];
     let align = V::GROUP_ALIGN;
+    if align == 0 {
+        // no group store: warp by warp (the batch loop does not call this then)
+        for (inp, out) in inputs.iter().zip(outputs) {
+            run::<LANES, V>(op, inp, out);
+        }
+        return;
+    }
     // `SgOutputs` is 132 bytes and 4-byte aligned, 132 = 4 mod `align` (a divisor of 128):
     // warp `lead` starts on the alignment
     let lead = (align - outputs.as_ptr() as usize % align) % align / 4;
