@@ -191,6 +191,12 @@ fn reduction<const N: usize, V: Lanes<N>>(
     if wen == 0 {
         return None;
     }
+    if wen == lane_mask::<N>() {
+        // every lane written (the typical case): the mask as a constant, nothing to build or
+        // apply
+        let m = V::splat(u32::MAX);
+        return Some((reduction_value::<N, V>(op, src0, p, m), wen, m));
+    }
     let m = V::expand(wen);
     Some((reduction_value::<N, V>(op, src0, p, m), wen, m))
 }
