@@ -87,6 +87,15 @@ def test_small_lane_counts():
         assert dst.tolist() == [int(src0[i ^ 1]) for i in range(n)]
 
 
+def test_scalar_masks_as_bit_patterns():
+    # a Python int mask takes the scalar fast path; the same value as a numpy array must agree
+    src0 = np.arange(32, dtype=np.uint32)
+    for mask in [0, 1, 0xFFFF0000, 2**32 - 1, -1, -(2**31), True]:
+        want = pisa_sgu.execute("ired.sum.32b", src0, mask=np.array([mask], np.int64))
+        got = pisa_sgu.execute("ired.sum.32b", src0, mask=mask)
+        assert got[1] == want[1] == (int(mask) & 0xFFFFFFFF) and (got[0] == want[0]).all()
+
+
 def test_operand_conversions():
     ids = list(range(32))
     a, _ = pisa_sgu.execute("ired.sum.32b", ids)  # a list of ints
@@ -103,6 +112,9 @@ def test_operand_conversions():
         (dict(form="ired.sum.32b", src0=np.zeros((2, 3, 32), np.uint32)), "shape (2, 3, 32)"),
         (dict(form="ired.sum.32b", src0=np.zeros(32, np.float64)), "dtype float64 is not an integer"),
         (dict(form="ired.sum.32b", src0=np.full(32, 2**33)), "does not fit 32 bits"),
+        (dict(form="ired.sum.32b", src0=np.zeros(32, np.uint32), mask=2**32), "mask: 4294967296 does not fit"),
+        (dict(form="ired.sum.32b", src0=np.zeros(32, np.uint32), activemask=-(2**31) - 1), "activemask: -2147483649"),
+        (dict(form="ired.sum.32b", src0=np.zeros(32, np.uint32), mask=2**70), "does not fit 32 bits"),
         (dict(form="ired.sum.32b", src0=np.zeros((4, 32), np.uint32), mask=[1, 2]), "one value per warp"),
         (dict(form="shfl.up.32b", src0=np.zeros(32, np.uint32), src1=np.zeros(16, np.uint32)), "src0's shape"),
         (dict(form="ired.sum.32b", src0=np.zeros(32, np.uint32), backend="gpu"), 'backend "gpu"'),

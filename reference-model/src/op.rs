@@ -326,10 +326,13 @@ impl FromStr for SgOp {
     type Err = UnknownForm;
     /// Parses a mnemonic exactly as [`Display`](fmt::Display) writes it.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        SgOp::all()
-            .into_iter()
-            .find(|op| op.to_string() == s)
-            .ok_or_else(|| UnknownForm(s.to_string()))
+        // every form's mnemonic, written once per process (formatting all 57 on each parse
+        // cost about 4 us, more than running the form on a warp)
+        static MNEMONICS: std::sync::OnceLock<std::collections::HashMap<String, SgOp>> =
+            std::sync::OnceLock::new();
+        let table = MNEMONICS
+            .get_or_init(|| SgOp::all().into_iter().map(|op| (op.to_string(), op)).collect());
+        table.get(s).copied().ok_or_else(|| UnknownForm(s.to_string()))
     }
 }
 

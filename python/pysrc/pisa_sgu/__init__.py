@@ -52,6 +52,10 @@ def encode(form: str) -> int:
 
 def _u32(x: object, what: str) -> np.ndarray:
     """``x`` as a C-contiguous uint32 array of bit patterns."""
+    if type(x) is int:  # the common scalar (a mask), without numpy's array round trip
+        if not -(2**31) <= x < 2**32:
+            raise ValueError(f"{what}: {x} does not fit 32 bits (-2**31 .. 2**32-1)")
+        return np.array(x & 0xFFFFFFFF, dtype=np.uint32)
     a = np.asarray(x)
     if a.dtype == np.uint32:
         return np.ascontiguousarray(a)
