@@ -11,9 +11,9 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::op::{FloatType, FredOp, IntType, IredOp, SgOp, ShflMode, LANES};
+use crate::simd::Portable;
 #[cfg(target_arch = "x86_64")]
 use crate::simd::{Avx2, Avx2Gather, Avx512};
-use crate::simd::{Lanes, Portable};
 use crate::unit::{run, run_parts, run_reductions, SgInputs, SgOutputs};
 
 /// One compiled variant of the 32-lane model.
@@ -360,7 +360,7 @@ pub(crate) use {
 macro_rules! batch_loop {
     ($V:ty, $op:expr, $inputs:expr, $outputs:expr) => {
         each_form!($op, FORM => {
-            if <$V as Lanes<LANES>>::GROUP_ALIGN != 0 && !matches!(FORM, SgOp::Shfl { .. }) {
+            if !matches!(FORM, SgOp::Shfl { .. }) {
                 run_reductions::<$V>(FORM, $inputs, $outputs)
             } else {
                 for (inp, out) in $inputs.iter().zip($outputs.iter_mut()) {

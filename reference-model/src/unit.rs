@@ -178,6 +178,13 @@ fn reduction_value<const N: usize, V: Lanes<N>>(op: SgOp, src0: &[u32; N], p: u3
     }
 }
 
+/// [`reduction_value`] when every lane is written (the typical case): the mask as a constant,
+/// nothing to build or apply.
+#[inline(always)]
+fn full_reduction_value<const N: usize, V: Lanes<N>>(op: SgOp, src0: &[u32; N], p: u32) -> u32 {
+    reduction_value::<N, V>(op, src0, p, V::splat(u32::MAX))
+}
+
 /// A reduction (`fred`, `ired`, `redfirstidx`): `None` when it writes no lane, else the value
 /// it writes to every lane of its write enables, the write enables, and those expanded to lanes.
 #[inline(always)]
@@ -192,19 +199,18 @@ fn reduction<const N: usize, V: Lanes<N>>(
         return None;
     }
     if wen == lane_mask::<N>() {
-        // every lane written (the typical case): the mask as a constant, nothing to build or
-        // apply
-        let m = V::splat(u32::MAX);
-        return Some((reduction_value::<N, V>(op, src0, p, m), wen, m));
+        // the value is computed in each branch, so that this one is compiled with the constant
+        // mask (one call with a selected `m` would merge them again)
+        return Some((full_reduction_value::<N, V>(op, src0, p), wen, V::splat(u32::MAX)));
     }
     let m = V::expand(wen);
     Some((reduction_value::<N, V>(op, src0, p, m), wen, m))
 }
 
-/// [`run`] of one reduction over a batch, for a lane type with [`Lanes::GROUP_ALIGN`]: from
+/// [`run`] of one reduction over a batch. For a lane type with [`Lanes::GROUP_ALIGN`]: from
 /// the first warp whose outputs start on that alignment, eight warps at a time, and where all
 /// eight write every lane (the typical case) their outputs in one [`Lanes::store_full_group`];
-/// the other warps one by one.
+/// the other warps one by one. For any other lane type, warp by warp.
 #[inline(always)]
 pub(crate) fn run_reductions<V: Lanes<LANES>>(
     op: SgOp,
@@ -214,7 +220,7 @@ pub(crate) fn run_reductions<V: Lanes<LANES>>(
     let outputs = &mut outputs[..inputs.len()];
     let align = V::GROUP_ALIGN;
     if align == 0 {
-        // no group store: warp by warp (the batch loop does not call this then)
+        // no group store: warp by warp
         for (inp, out) in inputs.iter().zip(outputs) {
             run::<LANES, V>(op, inp, out);
         }
@@ -247,9 +253,10 @@ pub(crate) fn run_reductions<V: Lanes<LANES>>(
             continue;
         }
         let mut v = [0; 8];
+        // indexed: `v.iter_mut().zip(g_in)` was compiled to a slower vector build of `v`
         for k in 0..8 {
-            let p = g_in[k].mask; // every lane active
-            v[k] = reduction_value::<LANES, V>(op, &g_in[k].src0, p, V::splat(u32::MAX));
+            // every lane written, so every lane active: `p` is the mask operand
+            v[k] = full_reduction_value::<LANES, V>(op, &g_in[k].src0, g_in[k].mask);
         }
         V::store_full_group(&v, g_out);
     }

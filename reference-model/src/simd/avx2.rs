@@ -306,8 +306,7 @@ impl<const HW_GATHER: bool> Lanes<32> for Avx2Lanes<HW_GATHER> {
     #[inline(always)]
     fn shfl_idx_store(table: &[u32; 32], src1: &[u32; 32], p: u32, out: &mut [u32; 32]) {
         if HW_GATHER || p != u32::MAX {
-            let src = Self::load(src1).and(Self::splat(31));
-            return Self::shfl_store(table, src, Self::splat(0), p, out);
+            return super::shfl_idx_by_shfl_store::<32, Self>(table, src1, p, out);
         }
         let t = Self::load(table).0;
         let i = Self::load(src1).0;

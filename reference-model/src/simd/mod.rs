@@ -58,8 +58,7 @@ pub trait Lanes<const N: usize>: Copy {
     /// here from [`Lanes::shfl_store`]; a lane type may read `src1` its own way.
     #[inline(always)]
     fn shfl_idx_store(table: &[u32; N], src1: &[u32; N], p: u32, out: &mut [u32; N]) {
-        let src = Self::load(src1).and(Self::splat(N as u32 - 1));
-        Self::shfl_store(table, src, Self::splat(0), p, out)
+        shfl_idx_by_shfl_store::<N, Self>(table, src1, p, out)
     }
     /// `self` in the lanes set in `p`, zero in the others.
     #[inline(always)]
@@ -96,6 +95,20 @@ pub trait Lanes<const N: usize>: Copy {
     fn reduce_and(self) -> u32;
     fn reduce_or(self) -> u32;
     fn reduce_xor(self) -> u32;
+}
+
+/// [`Lanes::shfl_idx_store`] written with [`Lanes::shfl_store`]: source lane `src1 mod N`, none
+/// out of bounds. The trait's default, and what a lane type that reads `src1` its own way falls
+/// back to.
+#[inline(always)]
+pub(crate) fn shfl_idx_by_shfl_store<const N: usize, V: Lanes<N>>(
+    table: &[u32; N],
+    src1: &[u32; N],
+    p: u32,
+    out: &mut [u32; N],
+) {
+    let src = V::load(src1).and(V::splat(N as u32 - 1));
+    V::shfl_store(table, src, V::splat(0), p, out)
 }
 
 /// Plain loops; the compiler vectorizes what it can.
