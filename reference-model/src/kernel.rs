@@ -27,7 +27,8 @@ pub enum Kernel {
     /// AVX2 with the 32-lane gather as `vpgatherdd` from memory (faster on the Intel cores
     /// measured, slower on AMD Zen 4: [`Kernel::best`] picks by vendor).
     Avx2Gather,
-    /// AVX-512F: two 512-bit registers per lane vector, `vpermi2d` gathers, mask registers.
+    /// AVX-512F and DQ: two 512-bit registers per lane vector, `vpermi2d` gathers, mask registers
+    /// (widened to lanes with `vpmovm2d`).
     Avx512,
 }
 
@@ -77,6 +78,7 @@ impl Kernel {
                 ],
                 Kernel::Avx512 => &[
                     ("avx512f", std::arch::is_x86_feature_detected!("avx512f")),
+                    ("avx512dq", std::arch::is_x86_feature_detected!("avx512dq")),
                     ("avx2", std::arch::is_x86_feature_detected!("avx2")),
                     ("bmi1", std::arch::is_x86_feature_detected!("bmi1")),
                     ("bmi2", std::arch::is_x86_feature_detected!("bmi2")),
@@ -401,7 +403,7 @@ unsafe fn soa_avx2g(op: SgOp, inp: LaneArrays<'_>, out: LaneArraysMut<'_>) {
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2,bmi1,bmi2,popcnt")]
+#[target_feature(enable = "avx512f,avx512dq,avx2,bmi1,bmi2,popcnt")]
 unsafe fn soa_avx512(op: SgOp, inp: LaneArrays<'_>, out: LaneArraysMut<'_>) {
     soa_loop!(Avx512, op, inp, out)
 }
@@ -423,7 +425,7 @@ unsafe fn batch_avx2g(op: SgOp, inputs: &[SgInputs], outputs: &mut [SgOutputs]) 
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2,bmi1,bmi2,popcnt")]
+#[target_feature(enable = "avx512f,avx512dq,avx2,bmi1,bmi2,popcnt")]
 unsafe fn batch_avx512(op: SgOp, inputs: &[SgInputs], outputs: &mut [SgOutputs]) {
     batch_loop!(Avx512, op, inputs, outputs)
 }

@@ -130,7 +130,7 @@ unsafe fn execute_avx2<V: Lanes<LANES>>(op: SgOp, inp: &SgInputs) -> SgOutputs {
 
 /// The 32-lane kernels compiled with AVX-512F and run on [`Avx512`] lane vectors.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2,bmi1,bmi2,popcnt")]
+#[target_feature(enable = "avx512f,avx512dq,avx2,bmi1,bmi2,popcnt")]
 unsafe fn execute_avx512(op: SgOp, inp: &SgInputs) -> SgOutputs {
     let mut out = SgOutputs { dst: [0; LANES], wen: 0 };
     run::<LANES, Avx512>(op, inp, &mut out);
@@ -168,9 +168,15 @@ fn reduction_lanes<const N: usize>(op: SgOp, mask: u32, activemask: u32) -> (u32
     (p, if op == SgOp::RedFirstIdx { active } else { p })
 }
 
-/// The value a reduction writes to every lane it writes (`m` = `expand(wen)`).
+/// The value a reduction writes to every lane it writes (`m` = `expand(wen)`; `None` when that
+/// is every lane).
 #[inline(always)]
-fn reduction_value<const N: usize, V: Lanes<N>>(op: SgOp, src0: &[u32; N], p: u32, m: V) -> u32 {
+fn reduction_value<const N: usize, V: Lanes<N>>(
+    op: SgOp,
+    src0: &[u32; N],
+    p: u32,
+    m: Option<V>,
+) -> u32 {
     match op {
         SgOp::Fred { op, nanp, ty } => fred::reduce::<N, V>(op, nanp, ty, src0, m),
         SgOp::Ired { op, ty } => ired::reduce::<N, V>(op, ty, src0, m),
@@ -178,11 +184,11 @@ fn reduction_value<const N: usize, V: Lanes<N>>(op: SgOp, src0: &[u32; N], p: u3
     }
 }
 
-/// [`reduction_value`] when every lane is written (the typical case): the mask as a constant,
-/// nothing to build or apply.
+/// [`reduction_value`] when every lane is written (the typical case): no mask to build or
+/// apply, each reduction computed over all lanes as it is.
 #[inline(always)]
 fn full_reduction_value<const N: usize, V: Lanes<N>>(op: SgOp, src0: &[u32; N], p: u32) -> u32 {
-    reduction_value::<N, V>(op, src0, p, V::splat(u32::MAX))
+    reduction_value::<N, V>(op, src0, p, None)
 }
 
 /// A reduction (`fred`, `ired`, `redfirstidx`): `None` when it writes no lane, else the value
@@ -204,7 +210,7 @@ fn reduction<const N: usize, V: Lanes<N>>(
         return Some((full_reduction_value::<N, V>(op, src0, p), wen, V::splat(u32::MAX)));
     }
     let m = V::expand(wen);
-    Some((reduction_value::<N, V>(op, src0, p, m), wen, m))
+    Some((reduction_value::<N, V>(op, src0, p, Some(m)), wen, m))
 }
 
 /// [`run`] of one reduction over a batch. For a lane type with [`Lanes::GROUP_ALIGN`]: from
@@ -219,8 +225,10 @@ pub(crate) fn run_reductions<V: Lanes<LANES>>(
 ) {
     let outputs = &mut outputs[..inputs.len()];
     let align = V::GROUP_ALIGN;
-    if align == 0 {
-        // no group store: warp by warp
+    if align == 0 || matches!(op, SgOp::Fred { .. }) {
+        // warp by warp: no group store, or `fred`, whose value (tens of instructions a warp)
+        // outweighs the stores; grouped, its eight values were compiled worse (on Zen 4 with
+        // AVX-512 `fred.max.nanp.hfx2` ran 120-210 against 265-275 M warp-ops/s warp by warp)
         for (inp, out) in inputs.iter().zip(outputs) {
             run::<LANES, V>(op, inp, out);
         }
@@ -244,7 +252,13 @@ pub(crate) fn run_reductions<V: Lanes<LANES>>(
         };
         let mut full = u32::MAX;
         for inp in g_in {
-            full &= reduction_lanes::<LANES>(op, inp.mask, inp.activemask).1;
+            // Volatile reads: 16 scalar loads. As plain reads, the AVX-512 kernel vectorised
+            // this loop into a `vpgatherdd`, which on Zen 4 cost a third of `fred.max.nanp.f`'s
+            // rate. SAFETY: both are reads of valid, aligned `u32` fields.
+            let (mask, active) = unsafe {
+                (std::ptr::read_volatile(&inp.mask), std::ptr::read_volatile(&inp.activemask))
+            };
+            full &= reduction_lanes::<LANES>(op, mask, active).1;
         }
         if full != u32::MAX {
             for (inp, out) in g_in.iter().zip(g_out.iter_mut()) {

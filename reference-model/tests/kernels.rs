@@ -11,8 +11,9 @@ use pisa_model::kernel::{
 };
 use pisa_model::{literal, plain, SgInputs, SgOp, SgOutputs};
 
-/// Edge-weighted random warps for every form: `per_form` warps each, plus the typical mix
-/// (full masks) so the common path is covered too.
+/// Edge-weighted random warps for every form: `per_form` warps each, as many again with every
+/// lane participating (the reductions' maskless path, on edge values: the most negative
+/// integers, NaNs, signed zeros), plus the typical mix (full masks, random values).
 fn cases(seed: u64, per_form: u64) -> Vec<(SgOp, Vec<SgInputs>)> {
     SgOp::all()
         .into_iter()
@@ -21,6 +22,12 @@ fn cases(seed: u64, per_form: u64) -> Vec<(SgOp, Vec<SgInputs>)> {
             let mut warps: Vec<SgInputs> = (0..per_form)
                 .map(|i| random_inputs::<32>(&mut Rng::for_case(seed ^ f as u64, i), op))
                 .collect();
+            let full = (0..per_form).map(|i| {
+                let mut w = random_inputs::<32>(&mut Rng::for_case(!seed ^ f as u64, i), op);
+                (w.mask, w.activemask) = (u32::MAX, u32::MAX);
+                w
+            });
+            warps.extend(full.collect::<Vec<_>>());
             warps.extend(pisa_model::perf::workload(op, pisa_model::perf::Workload::Typical));
             (op, warps)
         })
@@ -193,7 +200,9 @@ fn kernels_this_cpu_runs() {
         assert_ne!(best, Kernel::Portable, "best() must not fall back when AVX2 is present");
     }
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f") {
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+    {
         assert_eq!(best, Kernel::Avx512);
     }
     assert_eq!(Kernel::from_name("avx2"), Some(Kernel::Avx2));

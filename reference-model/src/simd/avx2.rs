@@ -107,6 +107,47 @@ const GROUP: [GroupChunk; 33] = {
     t
 };
 
+/// [`Lanes::store_full_group`] as 33 aligned 32-byte stores when `out` starts on a 32-byte
+/// boundary (else `false`, nothing written). Eight warps' `SgOutputs` are 264 words, 33 chunks
+/// of eight: 25 chunks hold one warp's value, 8 end one warp (its last lanes and `wen`) and
+/// begin the next. Each chunk is one aligned store of the warps' broadcast values, blended by
+/// constant masks ([`GROUP`]): 33 stores for eight warps, none across a 64-byte line, against
+/// 40 for [`Lanes::store_uniform_outputs`] of which about one in five crosses a line. Used by
+/// [`Avx2Lanes`] and by [`super::Avx512`] (whose 512-bit stores move no more bytes a cycle on
+/// the cores measured, `docs/qor.md`).
+///
+/// Only call from code compiled with AVX2 enabled, on a CPU that has it (module docs).
+#[inline(always)]
+pub(crate) fn store_full_group_aligned(v: &[u32; 8], out: &mut [SgOutputs<32>; 8]) -> bool {
+    let base = out.as_mut_ptr() as *mut __m256i;
+    if base as usize & 31 != 0 {
+        return false;
+    }
+    // SAFETY: `out` is eight `repr(C)` `SgOutputs` of 132 bytes, 1,056 bytes from a 32-byte
+    // boundary (checked above): the 33 aligned 32-byte stores cover exactly those bytes. The
+    // caller runs on AVX2 hardware (above).
+    unsafe {
+        // Each value read on its own (volatile): the caller has just stored them one by one,
+        // and LLVM otherwise merges the eight reads into vector loads that cannot take their
+        // data from those stores (a store-forwarding stall that halved `fred.max.nanp.hfx2`).
+        macro_rules! splat {
+            ($($k:literal)+) => {[$(_mm256_set1_epi32(std::ptr::read_volatile(&v[$k]) as i32)),+]};
+        }
+        let s: [__m256i; 8] = splat!(0 1 2 3 4 5 6 7);
+        let ones = _mm256_set1_epi32(-1);
+        macro_rules! chunks {
+            ($($c:literal)+) => {$({
+                const C: GroupChunk = GROUP[$c];
+                let x = _mm256_blend_epi32::<{ C.next }>(s[C.warp], s[(C.warp + 1) % 8]);
+                _mm256_store_si256(base.add($c), _mm256_blend_epi32::<{ C.wen }>(x, ones));
+            })+};
+        }
+        chunks!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28
+            29 30 31 32);
+    }
+    true
+}
+
 impl<const HW_GATHER: bool> Lanes<32> for Avx2Lanes<HW_GATHER> {
     #[inline(always)]
     fn load(x: &[u32; 32]) -> Self {
@@ -372,44 +413,13 @@ impl<const HW_GATHER: bool> Lanes<32> for Avx2Lanes<HW_GATHER> {
         }
     }
     const GROUP_ALIGN: usize = 32;
-    /// Eight warps' `SgOutputs` are 264 words, 33 chunks of eight: 25 chunks hold one warp's
-    /// value, 8 end one warp (its last lanes and `wen`) and begin the next. Each chunk is one
-    /// aligned store of the warps' broadcast values, blended by constant masks ([`GROUP`]): 33
-    /// stores for eight warps, none across a 64-byte line, against 40 for
-    /// [`Lanes::store_uniform_outputs`] of which about one in five crosses a line.
+    /// [`store_full_group_aligned`]: 33 aligned 32-byte stores.
     #[inline(always)]
     fn store_full_group(v: &[u32; 8], out: &mut [SgOutputs<32>; 8]) {
-        let base = out.as_mut_ptr() as *mut __m256i;
-        if base as usize & (Self::GROUP_ALIGN - 1) != 0 {
+        if !store_full_group_aligned(v, out) {
             for k in 0..8 {
                 Self::store_uniform_outputs(v[k], u32::MAX, Self::splat(u32::MAX), &mut out[k]);
             }
-            return;
-        }
-        // SAFETY: `out` is eight `repr(C)` `SgOutputs` of 132 bytes, 1,056 bytes from a 32-byte
-        // boundary (checked above): the 33 aligned 32-byte stores cover exactly those bytes. The
-        // lane vector type is only built after the CPU's AVX2 was checked (module docs).
-        unsafe {
-            let s = [
-                _mm256_set1_epi32(v[0] as i32),
-                _mm256_set1_epi32(v[1] as i32),
-                _mm256_set1_epi32(v[2] as i32),
-                _mm256_set1_epi32(v[3] as i32),
-                _mm256_set1_epi32(v[4] as i32),
-                _mm256_set1_epi32(v[5] as i32),
-                _mm256_set1_epi32(v[6] as i32),
-                _mm256_set1_epi32(v[7] as i32),
-            ];
-            let ones = _mm256_set1_epi32(-1);
-            macro_rules! chunks {
-                ($($c:literal)+) => {$({
-                    const C: GroupChunk = GROUP[$c];
-                    let x = _mm256_blend_epi32::<{ C.next }>(s[C.warp], s[(C.warp + 1) % 8]);
-                    _mm256_store_si256(base.add($c), _mm256_blend_epi32::<{ C.wen }>(x, ones));
-                })+};
-            }
-            chunks!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28
-                29 30 31 32);
         }
     }
     #[inline(always)]

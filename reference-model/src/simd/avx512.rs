@@ -1,11 +1,12 @@
 //! [`Avx512`]: 32 lanes as two 512-bit registers (lanes 0-15 and 16-31).
 //!
-//! Only call these from code compiled with `avx512f` enabled (a `#[target_feature]` function
+//! Only call these from code compiled with `avx512f` and `avx512dq` enabled (a `#[target_feature]` function
 //! entered after a run-time check, see [`crate::kernel::Kernel`]). The 32-way gather is two
 //! `vpermi2d` (one per output register, each reading both table registers), comparisons go
 //! through mask registers, and horizontal reductions first combine the two registers and then
 //! halve the result in-register.
 use super::Lanes;
+use crate::unit::SgOutputs;
 use std::arch::x86_64::*;
 
 #[derive(Clone, Copy, Debug)]
@@ -14,22 +15,16 @@ pub struct Avx512(pub [__m512i; 2]);
 macro_rules! lanewise {
     ($a:expr, $b:expr, $f:ident) => {{
         let (a, b) = ($a.0, $b.0);
-        // SAFETY (all intrinsics in this module): callers run on AVX-512F hardware (module docs).
+        // SAFETY (all intrinsics in this module): callers run on AVX-512F/DQ hardware (module docs).
         unsafe { Avx512([$f(a[0], b[0]), $f(a[1], b[1])]) }
     }};
 }
 
-/// A comparison into mask registers, widened back to all-ones / zero lanes.
+/// A comparison into mask registers, widened back to all-ones / zero lanes ([`Avx512::widen`]).
 macro_rules! compare {
     ($a:expr, $b:expr, $f:ident) => {{
         let (a, b) = ($a.0, $b.0);
-        unsafe {
-            let ones = _mm512_set1_epi32(-1);
-            Avx512([
-                _mm512_maskz_mov_epi32($f(a[0], b[0]), ones),
-                _mm512_maskz_mov_epi32($f(a[1], b[1]), ones),
-            ])
-        }
+        unsafe { Avx512::widen([$f(a[0], b[0]), $f(a[1], b[1])]) }
     }};
 }
 
@@ -38,6 +33,15 @@ impl Avx512 {
     #[inline(always)]
     pub fn kmask(p: u32) -> [__mmask16; 2] {
         [p as u16, (p >> 16) as u16]
+    }
+
+    /// Mask registers as lanes of all ones / zero: `vpmovm2d` (AVX-512DQ), which reads only the
+    /// mask. (A zero-masked move of an all-ones register is compiled to `vpternlogd $0xff` with
+    /// zeroing, which reads its destination: a false dependency that LLVM tied to the previous
+    /// warp's result, halving the rate of `fred.min.f` on Zen 4.)
+    #[inline(always)]
+    pub fn widen(k: [__mmask16; 2]) -> Self {
+        unsafe { Avx512([_mm512_movm_epi32(k[0]), _mm512_movm_epi32(k[1])]) }
     }
 
     /// `self` in the lanes of `p`, zero elsewhere (one masked move per register).
@@ -83,7 +87,7 @@ impl Lanes<32> for Avx512 {
     }
     #[inline(always)]
     fn expand(p: u32) -> Self {
-        Self::splat(u32::MAX).keep(p)
+        Self::widen(Self::kmask(p))
     }
     #[inline(always)]
     fn and(self, o: Self) -> Self {
@@ -159,6 +163,17 @@ impl Lanes<32> for Avx512 {
                 _mm512_permutex2var_epi32(t[0], idx.0[0], t[1]),
                 _mm512_permutex2var_epi32(t[0], idx.0[1], t[1]),
             ])
+        }
+    }
+    const GROUP_ALIGN: usize = 32;
+    /// The AVX2 group store ([`super::avx2::store_full_group_aligned`], 33 aligned 32-byte
+    /// stores; the kernel is compiled with AVX2 as well).
+    #[inline(always)]
+    fn store_full_group(v: &[u32; 8], out: &mut [SgOutputs<32>; 8]) {
+        if !super::avx2::store_full_group_aligned(v, out) {
+            for k in 0..8 {
+                Self::store_uniform_outputs(v[k], u32::MAX, Self::splat(u32::MAX), &mut out[k]);
+            }
         }
     }
     #[inline(always)]

@@ -376,7 +376,7 @@ mod tests {
         check::<Avx2Gather>(a, b, p)
     }
 
-    #[target_feature(enable = "avx512f,avx2")]
+    #[target_feature(enable = "avx512f,avx512dq,avx2")]
     unsafe fn check_avx512(a: [u32; 32], b: [u32; 32], p: u32) {
         check::<Avx512>(a, b, p)
     }
@@ -475,6 +475,25 @@ mod tests {
         unsafe { full_group_avx2() }
     }
 
+    #[target_feature(enable = "avx512f,avx512dq,avx2")]
+    unsafe fn stores_avx512() {
+        uniform_outputs_stay_in_their_warp::<Avx512>();
+        full_group_stays_in_its_warps::<Avx512>();
+    }
+
+    #[test]
+    fn avx512_stores_stay_in_their_warps() {
+        if !(std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx2"))
+        {
+            eprintln!("SKIPPED: this CPU has no AVX-512F/DQ");
+            return;
+        }
+        // SAFETY: AVX-512F, DQ and AVX2 checked above.
+        unsafe { stores_avx512() }
+    }
+
     #[test]
     fn avx2_matches_portable() {
         if !std::arch::is_x86_feature_detected!("avx2") {
@@ -488,12 +507,13 @@ mod tests {
     #[test]
     fn avx512_matches_portable() {
         if !(std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512dq")
             && std::arch::is_x86_feature_detected!("avx2"))
         {
-            eprintln!("SKIPPED: this CPU has no AVX-512F");
+            eprintln!("SKIPPED: this CPU has no AVX-512F/DQ");
             return;
         }
-        // SAFETY: AVX-512F and AVX2 checked above.
+        // SAFETY: AVX-512F, DQ and AVX2 checked above.
         operands(|a, b, p| unsafe { check_avx512(a, b, p) });
     }
 }
