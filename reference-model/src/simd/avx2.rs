@@ -128,8 +128,8 @@ pub(crate) fn store_full_group_aligned(v: &[u32; 8], out: &mut [SgOutputs<32>; 8
     // caller runs on AVX2 hardware (above).
     unsafe {
         // Each value read on its own (volatile): the caller has just stored them one by one,
-        // and LLVM otherwise merges the eight reads into vector loads that cannot take their
-        // data from those stores (a store-forwarding stall that halved `fred.max.nanp.hfx2`).
+        // and LLVM otherwise may merge the eight reads into vector loads that cannot take their
+        // data from those stores (perf showed such a stall when `fred` still ran grouped).
         macro_rules! splat {
             ($($k:literal)+) => {[$(_mm256_set1_epi32(std::ptr::read_volatile(&v[$k]) as i32)),+]};
         }
