@@ -176,6 +176,27 @@ impl Lanes<32> for Avx512 {
             }
         }
     }
+    /// With every lane participating (the common case) lane `i` reads `table[skip ? i : src]`:
+    /// one masked blend of the indices, then the two `vpermi2d`, with no select or mask after
+    /// them. Otherwise the generic version.
+    #[inline(always)]
+    fn shfl_store(table: &[u32; 32], src: Self, skip: Self, p: u32, out: &mut [u32; 32]) {
+        if p != u32::MAX {
+            return Self::shfl_read(table, src, skip, p).keep(p).store(out);
+        }
+        let from = Self::select(skip, Self::lane_ids(), src);
+        Self::gather(table, from).store(out)
+    }
+    /// With every lane participating: `vpermi2d` reads only index bits [4:0], so `src1` as
+    /// loaded indexes the table (lane `src1 mod 32`, PISA §7.4 without `.sg`). Otherwise the
+    /// generic version.
+    #[inline(always)]
+    fn shfl_idx_store(table: &[u32; 32], src1: &[u32; 32], p: u32, out: &mut [u32; 32]) {
+        if p != u32::MAX {
+            return super::shfl_idx_by_shfl_store::<32, Self>(table, src1, p, out);
+        }
+        Self::gather(table, Self::load(src1)).store(out)
+    }
     #[inline(always)]
     fn reduce_add(self) -> u32 {
         unsafe { _mm512_reduce_add_epi32(_mm512_add_epi32(self.0[0], self.0[1])) as u32 }
