@@ -228,7 +228,7 @@ pub(crate) fn run_reductions<V: Lanes<LANES>>(
     if align == 0 || matches!(op, SgOp::Fred { .. }) {
         // warp by warp: no group store, or `fred`, whose value (tens of instructions a warp)
         // outweighs the stores; grouped, its eight values were compiled worse (on Zen 4 with
-        // AVX-512 `fred.max.nanp.hfx2` ran 120-210 against 265-275 M warp-ops/s warp by warp)
+        // AVX-512 `fred.max.nanp.hfx2` ran 210 against 265-275 M warp-ops/s warp by warp)
         for (inp, out) in inputs.iter().zip(outputs) {
             run::<LANES, V>(op, inp, out);
         }

@@ -37,8 +37,9 @@ impl Avx512 {
 
     /// Mask registers as lanes of all ones / zero: `vpmovm2d` (AVX-512DQ), which reads only the
     /// mask. (A zero-masked move of an all-ones register is compiled to `vpternlogd $0xff` with
-    /// zeroing, which reads its destination: a false dependency that LLVM tied to the previous
-    /// warp's result, halving the rate of `fred.min.f` on Zen 4.)
+    /// zeroing, which reads its destination register: in a variant of `fred` tried on Zen 4,
+    /// LLVM gave it the register of the previous warp's result, and `fred.min.f` ran at half
+    /// rate. With the current kernels both forms measure the same.)
     #[inline(always)]
     pub fn widen(k: [__mmask16; 2]) -> Self {
         unsafe { Avx512([_mm512_movm_epi32(k[0]), _mm512_movm_epi32(k[1])]) }
