@@ -1,10 +1,10 @@
 //! [`Avx512`]: 32 lanes as two 512-bit registers (lanes 0-15 and 16-31).
 //!
-//! Only call these from code compiled with `avx512f` and `avx512dq` enabled (a `#[target_feature]` function
-//! entered after a run-time check, see [`crate::kernel::Kernel`]). The 32-way gather is two
-//! `vpermi2d` (one per output register, each reading both table registers), comparisons go
-//! through mask registers, and horizontal reductions first combine the two registers and then
-//! halve the result in-register.
+//! Only call these from code compiled with `avx512f` and `avx512dq` enabled (a
+//! `#[target_feature]` function entered after a run-time check, see [`crate::kernel::Kernel`]).
+//! The 32-way gather is two `vpermi2d` (one per output register, each reading both table
+//! registers), comparisons go through mask registers, and horizontal reductions first combine
+//! the two registers and then halve the result in-register.
 use super::Lanes;
 use crate::unit::SgOutputs;
 use std::arch::x86_64::*;
@@ -15,7 +15,8 @@ pub struct Avx512(pub [__m512i; 2]);
 macro_rules! lanewise {
     ($a:expr, $b:expr, $f:ident) => {{
         let (a, b) = ($a.0, $b.0);
-        // SAFETY (all intrinsics in this module): callers run on AVX-512F/DQ hardware (module docs).
+        // SAFETY (all intrinsics in this module): callers run on AVX-512F/DQ hardware (module
+        // docs).
         unsafe { Avx512([$f(a[0], b[0]), $f(a[1], b[1])]) }
     }};
 }
