@@ -14,27 +14,23 @@ use crate::op::{FloatType, FredOp};
 use crate::simd::Lanes;
 
 /// Reduces one element column `x` (one float per lane, already moved to the low bits and
-/// masked to the format's width) over the lanes of `m`, an expanded mask with at least one lane,
-/// or over every lane when `m` is `None` (the constant all-ones mask, which the compiler folds).
+/// masked to the format's width) over the lanes of `m`, an expanded mask with at least one lane.
 #[inline(always)]
 fn column<const N: usize, V: Lanes<N>>(
     fmt: FloatFormat,
     op: FredOp,
     nanp: bool,
     x: V,
-    m: Option<V>,
+    m: V,
 ) -> u32 {
     let sign = V::splat(fmt.sign);
     let v = if op == FredOp::Absmax { x.and(V::splat(fmt.magnitude)) } else { x };
     // magnitude <= 0x7FFFFFFF, so the signed compare is an unsigned one here
     let is_nan = v.and(V::splat(fmt.magnitude)).gt(V::splat(fmt.infinity));
+    let num = is_nan.andnot(m);
     // order key: negative -> all bits inverted, positive -> sign bit set
     let negative = v.and(sign).eq(sign);
     let key = v.xor(negative.and(V::splat(fmt.width_mask())).or(sign));
-    // every lane: the same formulas with the constant mask (a maskless min as `reduce_umin` over
-    // keys with NaN lanes set to all ones measured slower on Zen 4)
-    let m = m.unwrap_or(V::splat(u32::MAX));
-    let num = is_nan.andnot(m);
     let acc = match op {
         // min as the complement of max over inverted keys: lanes outside `num` stay zero
         FredOp::Min => !key.xor(V::splat(u32::MAX)).and(num).reduce_umax(),
@@ -49,15 +45,14 @@ fn column<const N: usize, V: Lanes<N>>(
     }
 }
 
-/// The reduction of `fred.op[.nanp].ty` over the lanes of `m` (at least one lane; `None`: every
-/// lane).
+/// The reduction of `fred.op[.nanp].ty` over the lanes of `m` (at least one lane).
 #[inline(always)]
 pub(crate) fn reduce<const N: usize, V: Lanes<N>>(
     op: FredOp,
     nanp: bool,
     ty: FloatType,
     src0: &[u32; N],
-    m: Option<V>,
+    m: V,
 ) -> u32 {
     let x = V::load(src0);
     let lo = x.and(V::splat(0xFFFF));

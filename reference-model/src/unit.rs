@@ -128,7 +128,7 @@ unsafe fn execute_avx2<V: Lanes<LANES>>(op: SgOp, inp: &SgInputs) -> SgOutputs {
     out
 }
 
-/// The 32-lane kernels compiled with AVX-512F and run on [`Avx512`] lane vectors.
+/// The 32-lane kernels compiled with AVX-512F/DQ and run on [`Avx512`] lane vectors.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx2,bmi1,bmi2,popcnt")]
 unsafe fn execute_avx512(op: SgOp, inp: &SgInputs) -> SgOutputs {
@@ -178,7 +178,12 @@ fn reduction_value<const N: usize, V: Lanes<N>>(
     m: Option<V>,
 ) -> u32 {
     match op {
-        SgOp::Fred { op, nanp, ty } => fred::reduce::<N, V>(op, nanp, ty, src0, m),
+        // `fred` over every lane: its formulas with the constant all-ones mask, which the
+        // compiler folds (a maskless min, `reduce_umin` over keys with NaN lanes set to all
+        // ones, measured slower on Zen 4)
+        SgOp::Fred { op, nanp, ty } => {
+            fred::reduce::<N, V>(op, nanp, ty, src0, m.unwrap_or(V::splat(u32::MAX)))
+        }
         SgOp::Ired { op, ty } => ired::reduce::<N, V>(op, ty, src0, m),
         _ => redfirstidx::first::<N>(p),
     }
@@ -253,8 +258,8 @@ pub(crate) fn run_reductions<V: Lanes<LANES>>(
         let mut full = u32::MAX;
         for inp in g_in {
             // Volatile reads: 16 scalar loads. As plain reads, the AVX-512 kernel vectorised
-            // this loop into a `vpgatherdd`, which on Zen 4 cost a third of `fred.max.nanp.f`'s
-            // rate. SAFETY: both are reads of valid, aligned `u32` fields.
+            // this loop into a `vpgatherdd`, the loop's hot spot in perf on Zen 4. SAFETY: both
+            // are reads of valid, aligned `u32` fields.
             let (mask, active) = unsafe {
                 (std::ptr::read_volatile(&inp.mask), std::ptr::read_volatile(&inp.activemask))
             };

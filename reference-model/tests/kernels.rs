@@ -27,7 +27,7 @@ fn cases(seed: u64, per_form: u64) -> Vec<(SgOp, Vec<SgInputs>)> {
                 (w.mask, w.activemask) = (u32::MAX, u32::MAX);
                 w
             });
-            warps.extend(full.collect::<Vec<_>>());
+            warps.extend(full);
             warps.extend(pisa_model::perf::workload(op, pisa_model::perf::Workload::Typical));
             (op, warps)
         })

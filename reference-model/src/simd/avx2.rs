@@ -108,20 +108,23 @@ const GROUP: [GroupChunk; 33] = {
 };
 
 /// [`Lanes::store_full_group`] as 33 aligned 32-byte stores when `out` starts on a 32-byte
-/// boundary (else `false`, nothing written). Eight warps' `SgOutputs` are 264 words, 33 chunks
-/// of eight: 25 chunks hold one warp's value, 8 end one warp (its last lanes and `wen`) and
-/// begin the next. Each chunk is one aligned store of the warps' broadcast values, blended by
-/// constant masks ([`GROUP`]): 33 stores for eight warps, none across a 64-byte line, against
-/// 40 for [`Lanes::store_uniform_outputs`] of which about one in five crosses a line. Used by
-/// [`Avx2Lanes`] and by [`super::Avx512`] (whose 512-bit stores move no more bytes a cycle on
-/// the cores measured, `docs/qor.md`).
+/// boundary, else warp by warp with `V`'s [`Lanes::store_uniform_outputs`]. Eight warps'
+/// `SgOutputs` are 264 words, 33 chunks of eight: 25 chunks hold one warp's value, 8 end one
+/// warp (its last lanes and `wen`) and begin the next. Each chunk is one aligned store of the
+/// warps' broadcast values, blended by constant masks ([`GROUP`]): 33 stores for eight warps,
+/// none across a 64-byte line, against 40 for [`Lanes::store_uniform_outputs`] of which about
+/// one in five crosses a line. Used by [`Avx2Lanes`] and by [`super::Avx512`] (whose 512-bit
+/// stores move no more bytes a cycle on the cores measured, `docs/qor.md`).
 ///
 /// Only call from code compiled with AVX2 enabled, on a CPU that has it (module docs).
 #[inline(always)]
-pub(crate) fn store_full_group_aligned(v: &[u32; 8], out: &mut [SgOutputs<32>; 8]) -> bool {
+pub(crate) fn store_full_group_by_chunks<V: Lanes<32>>(v: &[u32; 8], out: &mut [SgOutputs<32>; 8]) {
     let base = out.as_mut_ptr() as *mut __m256i;
     if base as usize & 31 != 0 {
-        return false;
+        for k in 0..8 {
+            V::store_uniform_outputs(v[k], u32::MAX, V::splat(u32::MAX), &mut out[k]);
+        }
+        return;
     }
     // SAFETY: `out` is eight `repr(C)` `SgOutputs` of 132 bytes, 1,056 bytes from a 32-byte
     // boundary (checked above): the 33 aligned 32-byte stores cover exactly those bytes. The
@@ -145,7 +148,6 @@ pub(crate) fn store_full_group_aligned(v: &[u32; 8], out: &mut [SgOutputs<32>; 8
         chunks!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28
             29 30 31 32);
     }
-    true
 }
 
 impl<const HW_GATHER: bool> Lanes<32> for Avx2Lanes<HW_GATHER> {
@@ -413,14 +415,10 @@ impl<const HW_GATHER: bool> Lanes<32> for Avx2Lanes<HW_GATHER> {
         }
     }
     const GROUP_ALIGN: usize = 32;
-    /// [`store_full_group_aligned`]: 33 aligned 32-byte stores.
+    /// [`store_full_group_by_chunks`]: 33 aligned 32-byte stores.
     #[inline(always)]
     fn store_full_group(v: &[u32; 8], out: &mut [SgOutputs<32>; 8]) {
-        if !store_full_group_aligned(v, out) {
-            for k in 0..8 {
-                Self::store_uniform_outputs(v[k], u32::MAX, Self::splat(u32::MAX), &mut out[k]);
-            }
-        }
+        store_full_group_by_chunks::<Self>(v, out)
     }
     #[inline(always)]
     fn reduce_add(self) -> u32 {

@@ -168,15 +168,11 @@ impl Lanes<32> for Avx512 {
         }
     }
     const GROUP_ALIGN: usize = 32;
-    /// The AVX2 group store ([`super::avx2::store_full_group_aligned`], 33 aligned 32-byte
+    /// The AVX2 group store ([`super::avx2::store_full_group_by_chunks`], 33 aligned 32-byte
     /// stores; the kernel is compiled with AVX2 as well).
     #[inline(always)]
     fn store_full_group(v: &[u32; 8], out: &mut [SgOutputs<32>; 8]) {
-        if !super::avx2::store_full_group_aligned(v, out) {
-            for k in 0..8 {
-                Self::store_uniform_outputs(v[k], u32::MAX, Self::splat(u32::MAX), &mut out[k]);
-            }
-        }
+        super::avx2::store_full_group_by_chunks::<Self>(v, out)
     }
     /// With every lane participating (the common case) lane `i` reads `table[skip ? i : src]`:
     /// one masked blend of the indices, then the two `vpermi2d`, with no select or mask after
