@@ -15,7 +15,9 @@
 //! the last one writing `wen` (the model's store for one warp), and `33/8` thirty-three aligned
 //! stores for eight warps (the model's store for eight consecutive warps that write every lane).
 //! `33/8` writes the same vector everywhere, so it measures only the stores' cost: the ceiling
-//! of any kernel that writes eight 132-byte `SgOutputs` with 32-byte stores.
+//! of any kernel that writes eight 132-byte `SgOutputs` with 32-byte stores. `no reads` is
+//! `33/8` without reading the masks: the same bytes stored with no `SgInputs` line in the L1
+//! beside them (what the stores alone would allow if the inputs took no cache).
 use pisa_model::kernel::{execute_batch_with, Kernel};
 use pisa_model::perf::{workload_of, Workload};
 use pisa_model::{plain, SgInputs, SgOp, SgOutputs};
@@ -141,6 +143,21 @@ unsafe fn stores_33_8(inputs: &[SgInputs], out: &mut [SgOutputs]) {
     }
 }
 
+/// `stores_33_8` without reading `SgInputs`: the 132-byte `SgOutputs` of `out` as aligned
+/// 32-byte stores of one vector, from the first 32-byte boundary to the last whole chunk.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn stores_no_reads(out: &mut [SgOutputs]) {
+    use std::arch::x86_64::*;
+    let base = out.as_mut_ptr() as *mut u8;
+    let skip = (32 - base as usize % 32) % 32;
+    let d = base.add(skip) as *mut __m256i;
+    let v = _mm256_set1_epi32(black_box(7));
+    for c in 0..(std::mem::size_of_val(out) - skip) / 32 {
+        _mm256_store_si256(d.add(c), v);
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 fn avx2_lines(rate: impl Fn(usize, &mut dyn FnMut(&mut [SgOutputs])) -> f64) {
     let sum: SgOp = "ired.sum.32b".parse().expect("a form");
@@ -157,14 +174,15 @@ fn avx2_lines(rate: impl Fn(usize, &mut dyn FnMut(&mut [SgOutputs])) -> f64) {
         let s41 = rate(n, &mut |o| unsafe { stores_4_1(black_box(&fcases), o) });
         let s5 = rate(n, &mut |o| unsafe { stores_5(black_box(&fcases), o) });
         let s33 = rate(n, &mut |o| unsafe { stores_33_8(black_box(&fcases), o) });
+        let bare = rate(n, &mut |o| unsafe { stores_no_reads(o) });
         let fmodel = rate(n, &mut |o| {
             let _ = execute_batch_with(Kernel::Avx2, first, black_box(&fcases), o);
         });
         let fbase = rate(n, &mut |o| plain::execute_batch_into(first, black_box(&fcases), o));
         println!(
             "AVX2 {n:5} warps: masked copy {copy:6.1} M/s, ired.sum.32b {model:6.1} (plain \
-             {base:5.1}); stores 4+1 {s41:6.1}, 5 {s5:6.1}, 33/8 {s33:6.1} M/s, redfirstidx.32b \
-             {fmodel:6.1} (plain {fbase:5.1})"
+             {base:5.1}); stores 4+1 {s41:6.1}, 5 {s5:6.1}, 33/8 {s33:6.1} (no reads {bare:6.1}) \
+             M/s, redfirstidx.32b {fmodel:6.1} (plain {fbase:5.1})"
         );
     }
 }

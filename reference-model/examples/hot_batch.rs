@@ -2,11 +2,12 @@
 //! `perf record target/release/examples/hot_batch ired.sum.32b 200000 [avx2] [lanes]`.
 //!
 //! With `lanes` it runs the structure-of-arrays batch path (`execute_lane_arrays_with`, the
-//! Python package's) on the same warps instead of the `SgInputs` one.
+//! Python package's) on the same warps instead of the `SgInputs` one. The environment variable
+//! `WARPS` sets the batch size (default: the benchmark's, `pisa bench --warps`).
 use pisa_model::kernel::{
     execute_batch_with, execute_lane_arrays_with, Kernel, LaneArrays, LaneArraysMut,
 };
-use pisa_model::perf::{workload, Workload};
+use pisa_model::perf::{workload, workload_of, Workload};
 use pisa_model::{SgOp, SgOutputs};
 use std::hint::black_box;
 fn main() {
@@ -17,7 +18,10 @@ fn main() {
     let kernel =
         std::env::args().nth(3).and_then(|k| Kernel::from_name(&k)).unwrap_or(Kernel::best());
     let lanes = std::env::args().nth(4).is_some_and(|a| a == "lanes");
-    let cases = workload(form, Workload::Typical);
+    let cases = match std::env::var("WARPS").ok().and_then(|w| w.parse().ok()) {
+        Some(n) => workload_of(form, Workload::Typical, n),
+        None => workload(form, Workload::Typical),
+    };
     let mut out = vec![SgOutputs { dst: [0; 32], wen: 0 }; cases.len()];
     let src0: Vec<[u32; 32]> = cases.iter().map(|w| w.src0).collect();
     let src1: Vec<[u32; 32]> = cases.iter().map(|w| w.src1).collect();
