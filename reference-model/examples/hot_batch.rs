@@ -3,7 +3,7 @@
 //!
 //! With `lanes` it runs the structure-of-arrays batch path (`execute_lane_arrays_with`, the
 //! Python package's) on the same warps instead of the `SgInputs` one. The environment variable
-//! `WARPS` sets the batch size (default: the benchmark's, `pisa bench --warps`).
+//! `WARPS` sets the batch size (default: `pisa bench`'s default batch).
 use pisa_model::kernel::{
     execute_batch_with, execute_lane_arrays_with, Kernel, LaneArrays, LaneArraysMut,
 };
@@ -18,9 +18,12 @@ fn main() {
     let kernel =
         std::env::args().nth(3).and_then(|k| Kernel::from_name(&k)).unwrap_or(Kernel::best());
     let lanes = std::env::args().nth(4).is_some_and(|a| a == "lanes");
-    let cases = match std::env::var("WARPS").ok().and_then(|w| w.parse().ok()) {
-        Some(n) => workload_of(form, Workload::Typical, n),
-        None => workload(form, Workload::Typical),
+    let cases = match std::env::var("WARPS") {
+        Err(_) => workload(form, Workload::Typical),
+        Ok(w) => match w.parse::<usize>() {
+            Ok(n) if n > 0 => workload_of(form, Workload::Typical, n),
+            _ => return eprintln!("hot_batch: WARPS={w:?} is not a positive number of warps"),
+        },
     };
     let mut out = vec![SgOutputs { dst: [0; 32], wen: 0 }; cases.len()];
     let src0: Vec<[u32; 32]> = cases.iter().map(|w| w.src0).collect();
