@@ -277,6 +277,7 @@ pub use avx512::Avx512;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
+    use crate::kernel::Kernel;
 
     /// Every operation of `V` against the portable one, on one set of operands.
     #[inline(always)]
@@ -398,6 +399,18 @@ mod tests {
         }
     }
 
+    /// Whether this CPU runs `kernel`, its features as [`Kernel`] defines them (the one list);
+    /// if not, the test is reported as skipped with the missing features.
+    fn runs_here(kernel: Kernel) -> bool {
+        match kernel.check() {
+            Ok(_) => true,
+            Err(e) => {
+                eprintln!("SKIPPED: {e}");
+                false
+            }
+        }
+    }
+
     /// `store_uniform_outputs` with every lane written, at each 4-byte offset from a 64-byte
     /// line: the warp's 132 bytes hold the value and `wen`, its neighbours are untouched.
     #[inline(always)]
@@ -431,11 +444,10 @@ mod tests {
     #[test]
     fn avx2_uniform_outputs_stay_in_their_warp() {
         uniform_outputs_stay_in_their_warp::<Portable<32>>();
-        if !std::arch::is_x86_feature_detected!("avx2") {
-            eprintln!("SKIPPED: this CPU has no AVX2");
+        if !runs_here(Kernel::Avx2) {
             return;
         }
-        // SAFETY: AVX2 checked above.
+        // SAFETY: the AVX2 kernel's features (AVX2 among them) checked above.
         unsafe { uniform_outputs_avx2() }
     }
 
@@ -467,11 +479,10 @@ mod tests {
     #[test]
     fn avx2_full_group_stays_in_its_warps() {
         full_group_stays_in_its_warps::<Portable<32>>();
-        if !std::arch::is_x86_feature_detected!("avx2") {
-            eprintln!("SKIPPED: this CPU has no AVX2");
+        if !runs_here(Kernel::Avx2) {
             return;
         }
-        // SAFETY: AVX2 checked above.
+        // SAFETY: the AVX2 kernel's features (AVX2 among them) checked above.
         unsafe { full_group_avx2() }
     }
 
@@ -483,37 +494,28 @@ mod tests {
 
     #[test]
     fn avx512_stores_stay_in_their_warps() {
-        if !(std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512dq")
-            && std::arch::is_x86_feature_detected!("avx2"))
-        {
-            eprintln!("SKIPPED: this CPU has no AVX-512F/DQ");
+        if !runs_here(Kernel::Avx512) {
             return;
         }
-        // SAFETY: AVX-512F, DQ and AVX2 checked above.
+        // SAFETY: the AVX-512 kernel's features (AVX-512F, DQ, AVX2 among them) checked above.
         unsafe { stores_avx512() }
     }
 
     #[test]
     fn avx2_matches_portable() {
-        if !std::arch::is_x86_feature_detected!("avx2") {
-            eprintln!("SKIPPED: this CPU has no AVX2");
+        if !runs_here(Kernel::Avx2) {
             return;
         }
-        // SAFETY: AVX2 checked above.
+        // SAFETY: the AVX2 kernel's features (AVX2 among them) checked above.
         operands(|a, b, p| unsafe { check_avx2(a, b, p) });
     }
 
     #[test]
     fn avx512_matches_portable() {
-        if !(std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512dq")
-            && std::arch::is_x86_feature_detected!("avx2"))
-        {
-            eprintln!("SKIPPED: this CPU has no AVX-512F/DQ");
+        if !runs_here(Kernel::Avx512) {
             return;
         }
-        // SAFETY: AVX-512F, DQ and AVX2 checked above.
+        // SAFETY: the AVX-512 kernel's features (AVX-512F, DQ, AVX2 among them) checked above.
         operands(|a, b, p| unsafe { check_avx512(a, b, p) });
     }
 }
