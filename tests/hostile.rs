@@ -524,3 +524,523 @@ fn smaller_messages_name_the_problem() {
     assert!(e1.contains("found 'r' (registers start with '%': write '%r')"), "{e1}");
     let _ = std::fs::remove_dir_all(d);
 }
+
+// ================================================================== issue 57: a PASS that cannot
+// lie. Each test names the class of finding it covers; each failed on the code before the fix.
+
+/// `pisa ARGS` in the repository, with `env` set: (exit status, stdout, stderr).
+fn pisa_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut c = Command::new(bin());
+    c.args(args).current_dir(env!("CARGO_MANIFEST_DIR")).stdin(Stdio::null());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let o = c.output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
+}
+
+const L8: &str = "fpga/configs/l8_qor.toml";
+
+fn no_panic(err: &str) {
+    assert!(!err.contains("panicked") && !err.contains("RUST_BACKTRACE"), "{err}");
+}
+
+#[test]
+fn trust_1_emit_follows_no_link_out_of_its_folder() {
+    let d = scratch("t1");
+    let (out, victim) = (d.join("out"), d.join("victim"));
+    std::fs::create_dir_all(&victim).unwrap();
+    std::fs::write(victim.join("file"), "theirs\n").unwrap();
+    assert_eq!(emit(&out, &[]).0, 0);
+    // a link inside the folder and a manifest entry through it, with the right sha256
+    std::os::unix::fs::symlink("../victim", out.join("sub")).unwrap();
+    let text = std::fs::read_to_string(out.join("manifest.json")).unwrap();
+    let mut m: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let sha = "6e1f5d4bc4f2b6e4e5b3bbb0f3a2d3ff3a0b6a7c2fd06c1d3b9d6e0f7f4e2c1a"; // any: --force
+    m["units"][0]["files"].as_array_mut().unwrap().push(serde_json::json!({
+        "file": "sub/file", "sha256": sha
+    }));
+    std::fs::write(out.join("manifest.json"), m.to_string()).unwrap();
+    for extra in [&[][..], &["--force"][..]] {
+        let (code, _, err) = emit(&out, extra);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("is a symbolic link"), "{err}");
+        assert_eq!(std::fs::read_to_string(victim.join("file")).unwrap(), "theirs\n");
+    }
+    // a module file replaced by a link to someone else's file: not written through
+    std::fs::write(out.join("manifest.json"), &text).unwrap();
+    std::fs::remove_file(out.join("sub")).unwrap();
+    std::fs::remove_file(out.join("pisa_sg_unit.v")).unwrap();
+    std::os::unix::fs::symlink("../victim/file", out.join("pisa_sg_unit.v")).unwrap();
+    let (code, _, err) = emit(&out, &["--force"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(std::fs::read_to_string(victim.join("file")).unwrap(), "theirs\n");
+    assert_eq!(files_of(&victim), ["file"]);
+    assert!(files_of(&out).iter().all(|f| !f.contains("staging")), "{:?}", files_of(&out));
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn trust_2_synth_follows_no_link_out_of_its_folder() {
+    let d = scratch("t2");
+    let (out, victim) = (d.join("out"), d.join("victim"));
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::create_dir_all(&victim).unwrap();
+    for name in ["synth", "rtl", "pnr"] {
+        std::os::unix::fs::symlink("../victim", out.join(name)).unwrap();
+        let start = Instant::now();
+        let args =
+            ["synth", "--target", "ice40", "--block", "lzc", "--config", L8, "--no-baseline"];
+        let mut args = args.to_vec();
+        args.extend(["--out", out.to_str().unwrap(), "--force"]);
+        let (code, _, err) = pisa_env(&args, &[]);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(err.contains("is a symbolic link"), "{err}");
+        assert!(start.elapsed() < Duration::from_secs(10), "refused before synthesis");
+        assert!(files_of(&victim).is_empty(), "nothing written outside: {:?}", files_of(&victim));
+        std::fs::remove_file(out.join(name)).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn trust_3_an_output_replaces_only_its_own_kind_and_never_an_input() {
+    let d = scratch("t3");
+    let out = d.join("out");
+    assert_eq!(emit(&out, &[]).0, 0);
+    let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap();
+    let start = Instant::now();
+    // emit's record is a pisa file, but not a regress report
+    let m = out.join("manifest.json");
+    let (code, _, err) =
+        pisa_env(&["regress", "--count", "50000000", "--report", m.to_str().unwrap()], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("pisa-regress-report/1"), "{err}");
+    assert_eq!(std::fs::read_to_string(&m).unwrap(), manifest);
+    // one file for two outputs, a link, a folder that cannot be written
+    let r = d.join("r.json");
+    let (code, _, err) = pisa_env(
+        &[
+            "regress",
+            "--count",
+            "50000000",
+            "--report",
+            r.to_str().unwrap(),
+            "--html",
+            r.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("give each output its own file"), "{err}");
+    std::os::unix::fs::symlink("out/manifest.json", d.join("link.json")).unwrap();
+    let link = d.join("link.json");
+    let (code, _, err) =
+        pisa_env(&["regress", "--count", "50000000", "--report", link.to_str().unwrap()], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("symbolic link"), "{err}");
+    for unwritable in ["/proc/self/r.json", "/sys/r.json"] {
+        let (code, _, err) =
+            pisa_env(&["regress", "--count", "50000000", "--report", unwritable], &[]);
+        assert_eq!(code, 2, "{unwritable}: {err}");
+    }
+    let (code, _, err) =
+        pisa_env(&["regress", "--count", "50000000", "--vcd-on-fail", "/proc/1"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot be written"), "{err}");
+    assert!(start.elapsed() < Duration::from_secs(10), "all refused before the work");
+    // merge never writes its merged report over one of its inputs
+    let s1 = d.join("s1.json");
+    let (code, _, err) = pisa_env(
+        &[
+            "regress",
+            "--count",
+            "2000",
+            "--seed",
+            "3",
+            "--config",
+            L8,
+            "--shard",
+            "1/2",
+            "--report",
+            s1.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let before = std::fs::read_to_string(&s1).unwrap();
+    let (code, _, err) = pisa_env(
+        &["regress", "merge", s1.to_str().unwrap(), "--report", s1.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("one of the command's inputs"), "{err}");
+    assert_eq!(std::fs::read_to_string(&s1).unwrap(), before);
+    let _ = std::fs::remove_dir_all(d);
+}
+
+/// The l8 model's cache entry in `cache` (built by a first run).
+fn cache_entry(cache: &Path) -> PathBuf {
+    std::fs::read_dir(cache)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.is_dir() && p.file_name().unwrap().to_string_lossy().starts_with("l8-"))
+        .expect("the l8 model's entry")
+}
+
+#[test]
+fn trust_4_a_cached_model_is_checked_before_it_is_loaded() {
+    let d = scratch("t4");
+    let cache = d.join("cache");
+    let env = [("PISA_SIM_CACHE", cache.to_str().unwrap())];
+    let run = || pisa_env(&["regress", "--count", "3000", "--seed", "5", "--config", L8], &env);
+    let (code, first, err) = run();
+    assert_eq!(code, 0, "{err}");
+    assert!(first.contains("PASS: 3000 cases, 0 mismatches"), "{first}");
+    let entry = cache_entry(&cache);
+    let lib = entry.join("model.so");
+    let bytes = std::fs::read(&lib).unwrap();
+    // truncated, one bit flipped in its code, deleted: each is set aside and built again,
+    // and the run gives the same verdict as the first
+    type Damage<'a> = Box<dyn Fn() + 'a>;
+    let damage: [(&str, Damage); 3] = [
+        ("truncated", Box::new(|| std::fs::write(&lib, &bytes[..bytes.len() / 3]).unwrap())),
+        (
+            "bit flip",
+            Box::new(|| {
+                let mut b = bytes.clone();
+                let i = b.len() / 2;
+                b[i] ^= 0x08;
+                std::fs::write(&lib, b).unwrap()
+            }),
+        ),
+        ("deleted", Box::new(|| std::fs::remove_file(&lib).unwrap())),
+    ];
+    for (what, damage) in damage {
+        damage();
+        let (code, out, err) = run();
+        assert_eq!(code, 0, "{what}: {err}");
+        no_panic(&err);
+        assert!(
+            err.contains("cannot be trusted") && err.contains("building it again"),
+            "{what}: {err}"
+        );
+        assert!(out.contains("PASS: 3000 cases, 0 mismatches"), "{what}: {out}");
+        let (code, _, err) = run();
+        assert_eq!(code, 0, "{err}");
+        assert!(!err.contains("building"), "{what}: the rebuilt entry is trusted again: {err}");
+    }
+    let leftovers: Vec<String> =
+        files_of(&cache).into_iter().filter(|f| f.starts_with('.')).collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // the cache location is checked
+    let (code, _, err) =
+        pisa_env(&["regress", "--count", "10", "--config", L8], &[("PISA_SIM_CACHE", "")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("PISA_SIM_CACHE is set but empty"), "{err}");
+    let file = d.join("file");
+    std::fs::write(&file, "x").unwrap();
+    let (code, _, err) = pisa_env(
+        &["regress", "--count", "10", "--config", L8],
+        &[("PISA_SIM_CACHE", file.to_str().unwrap())],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is not a folder"), "{err}");
+    let _ = std::fs::remove_dir_all(d);
+}
+
+/// The processes whose command line mentions `needle` (zombies have none).
+fn processes_mentioning(needle: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+        if cmd.contains(needle) {
+            v.push(format!("{name}: {cmd}"));
+        }
+    }
+    v
+}
+
+#[test]
+fn trust_5_a_killed_build_leaves_nothing_running_and_nothing_in_the_way() {
+    let d = scratch("t5");
+    let cache = d.join("cache");
+    let needle = cache.display().to_string();
+    let mut child = Command::new(bin())
+        .args(["regress", "--count", "3000", "--seed", "5", "--config", L8])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("PISA_SIM_CACHE", &cache)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // wait until the build's tools run (their arguments name the build folder in the cache)
+    let start = Instant::now();
+    while processes_mentioning(&needle).iter().all(|p| p.contains("regress"))
+        && start.elapsed() < Duration::from_secs(60)
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(child.try_wait().unwrap().is_none(), "the build was still running");
+    child.kill().unwrap(); // SIGKILL: no handler of pisa's runs
+    child.wait().unwrap();
+    let start = Instant::now();
+    let mut left = processes_mentioning(&needle);
+    while !left.is_empty() && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(100));
+        left = processes_mentioning(&needle);
+    }
+    assert!(left.is_empty(), "still running: {left:?}");
+    // the next run builds, passes, and removes the dead build's folder
+    let (code, _, err) = pisa_env(
+        &["regress", "--count", "3000", "--seed", "5", "--config", L8],
+        &[("PISA_SIM_CACHE", &needle)],
+    );
+    assert_eq!(code, 0, "{err}");
+    let builds: Vec<String> =
+        files_of(&cache).into_iter().filter(|f| f.starts_with(".build")).collect();
+    assert!(builds.is_empty(), "{builds:?}");
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn trust_6_a_merge_certifies_only_the_whole_run() {
+    let d = scratch("t6");
+    let shard = |k: u32| {
+        let p = d.join(format!("s{k}.json"));
+        let (code, _, err) = pisa_env(
+            &[
+                "regress",
+                "--count",
+                "4000",
+                "--seed",
+                "9",
+                "--config",
+                L8,
+                "--shard",
+                &format!("{k}/4"),
+                "--report",
+                p.to_str().unwrap(),
+            ],
+            &[],
+        );
+        assert_eq!(code, 0, "{err}");
+        p
+    };
+    let s: Vec<PathBuf> = (1..=4).map(shard).collect();
+    let merge = |files: &[&Path]| {
+        let mut args = vec!["regress", "merge"];
+        args.extend(files.iter().map(|p| p.to_str().unwrap()));
+        pisa_env(&args, &[])
+    };
+    let (code, out, err) = merge(&[&s[0], &s[1], &s[2], &s[3]]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("PASS: 4000 cases"), "{out}");
+    // two of four shards: an explicit PARTIAL, exit 1
+    let (code, out, _) = merge(&[&s[0], &s[1]]);
+    assert_eq!(code, 1);
+    assert!(out.contains("PARTIAL") && out.contains("missing 3/4 4/4"), "{out}");
+    assert!(!out.lines().any(|l| l.starts_with("PASS")), "{out}");
+    // forged reports: each an error naming the field, never a PASS, never a panic or a hang
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&s[0]).unwrap()).unwrap();
+    let (z8, z3) = (vec![0u32; 8], vec![0u32; 3]);
+    let idx: pisa_model::SgOp = "shfl.idx.32b".parse().unwrap();
+    let mismatch = serde_json::json!({"case": 0, "form": "shfl.idx.32b", "opcode": idx.encode(), "lanes": 8,
+        "src0": z8, "src1": z8, "mask": 0, "activemask": 255,
+        "expected": {"dst": z8, "wen": 255}, "got": {"dst": z3, "wen": 255}, "replay": "x"});
+    type Forge = Box<dyn Fn(&mut serde_json::Value)>;
+    let forged: Vec<(&str, Forge)> = vec![
+        ("relabelled 1/1", Box::new(|r| r["shards"] = serde_json::json!(["1/1"]))),
+        ("shard 0/4", Box::new(|r| r["shards"] = serde_json::json!(["0/4"]))),
+        ("shard 5/4", Box::new(|r| r["shards"] = serde_json::json!(["5/4"]))),
+        ("shard 1/0", Box::new(|r| r["shards"] = serde_json::json!(["1/0"]))),
+        ("no shard", Box::new(|r| r["shards"] = serde_json::json!([]))),
+        ("1/4 twice", Box::new(|r| r["shards"] = serde_json::json!(["1/4", "1/4"]))),
+        ("cases 10^15", Box::new(|r| r["cases"] = serde_json::json!(1_000_000_000_000_000u64))),
+        ("cases 2^64-1", Box::new(|r| r["cases"] = serde_json::json!(u64::MAX))),
+        ("lanes 64", Box::new(|r| r["lanes"] = serde_json::json!(64))),
+        ("lanes 2^40", Box::new(|r| r["lanes"] = serde_json::json!(1u64 << 40))),
+        (
+            "short got.dst",
+            Box::new(move |r| r["mismatches"] = serde_json::json!([mismatch.clone()])),
+        ),
+        ("hits removed", Box::new(|r| r["coverage"][0]["hits"] = serde_json::json!(0))),
+    ];
+    for (what, forge) in forged {
+        let mut r = v.clone();
+        forge(&mut r);
+        let p = d.join("forged.json");
+        std::fs::write(&p, r.to_string()).unwrap();
+        let start = Instant::now();
+        let (code, out, err) = merge(&[&p]);
+        no_panic(&err);
+        assert_eq!(code, 2, "{what}: {out}{err}");
+        assert!(!out.lines().any(|l| l.starts_with("PASS")), "{what}: {out}");
+        assert!(start.elapsed() < Duration::from_secs(5), "{what}");
+        // with the three honest shards it is still refused
+        let (code, out, err) = merge(&[&p, &s[1], &s[2], &s[3]]);
+        assert_eq!(code, 2, "{what}: {out}{err}");
+    }
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn trust_7_the_verdict_is_printed_before_any_artifact() {
+    let d = scratch("t7");
+    let rtl = d.join("rtl");
+    assert_eq!(emit(&rtl, &[]).0, 0);
+    // a planted bug: lane 0 always writes
+    let top = rtl.join("pisa_sg_unit.v");
+    let text = std::fs::read_to_string(&top).unwrap();
+    let line = "        wen_o = wen_reg_0_q_o;";
+    assert!(text.contains(line), "the unit's output assignment moved: update this test");
+    std::fs::write(&top, text.replace(line, "        wen_o = wen_reg_0_q_o | 8'h01;")).unwrap();
+    let (vcd, report) = (d.join("vcd"), d.join("r.json"));
+    let (code, out, err) = pisa_env(
+        &[
+            "regress",
+            "--rtl-dir",
+            rtl.to_str().unwrap(),
+            "--count",
+            "2000",
+            "--seed",
+            "1",
+            "--vcd-on-fail",
+            vcd.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("edited since emitted: pisa_sg_unit.v"), "{err}");
+    let fail = out.find("FAIL: case").expect("a FAIL line");
+    let replay = out.find("replay (pisa exec").expect("the replay");
+    let vcd_line = out.find("VCD: ").expect("the VCD");
+    assert!(fail < replay && replay < vcd_line, "{out}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(r["verdict"], "FAIL");
+    assert!(r["rtl"]["sha256"].is_string(), "the report names the Verilog it ran");
+    // the same RTL as emitted passes
+    std::fs::write(&top, text).unwrap();
+    let (code, out, err) = pisa_env(
+        &["regress", "--rtl-dir", rtl.to_str().unwrap(), "--count", "2000", "--seed", "1"],
+        &[],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn trust_8_bounds_shards_lines_steps_prefixes_and_messages() {
+    // Slurm's variables near 2^64: an error, not an overflow panic
+    let max = u64::MAX.to_string();
+    for (id, min, count) in [(max.as_str(), "0", max.as_str()), ("0", "1", "4"), ("3", "0", "0")] {
+        let (code, _, err) = pisa_env(
+            &["regress", "--count", "10", "--shard", "auto"],
+            &[
+                ("SLURM_ARRAY_TASK_ID", id),
+                ("SLURM_ARRAY_TASK_MIN", min),
+                ("SLURM_ARRAY_TASK_COUNT", count),
+            ],
+        );
+        assert_eq!(code, 2, "{err}");
+        no_panic(&err);
+    }
+    // a line longer than the limit: an error answer, the stream ends, memory stays bounded
+    let mut child = Command::new(bin())
+        .arg("exec")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..64 {
+            if stdin.write_all(&chunk).is_err() {
+                break;
+            }
+        }
+    });
+    let o = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    assert_eq!(o.status.code(), Some(2));
+    let answer = String::from_utf8_lossy(&o.stdout);
+    assert!(answer.contains("longer than 16 MiB"), "{answer}");
+    // --max-steps 0 is refused; a long run prints its trace as it goes (bounded memory)
+    let (code, _, err) = pisa_env(
+        &["run", "reference-model/tests/spec-examples/shfl-dn-sg-cval29.pisa", "--max-steps", "0"],
+        &[],
+    );
+    assert_eq!(code, 2, "{err}");
+    let d = scratch("t8");
+    let prog = d.join("loop.pisa");
+    let loop_ = ".pred %p;\n.reg .32b %r, %a;\nL:\nshfl.idx.32b %r, %a, 3, 0xffffffff;\n\
+                 ucmp.eq.32b %p, %r, %r;\ngoto.cond %p, L;\n";
+    std::fs::write(&prog, loop_).unwrap();
+    let mut child = Command::new(bin())
+        .args(["run", prog.to_str().unwrap(), "--max-steps", "1500000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let pid = child.id();
+    let mut buf = vec![0u8; 1 << 16];
+    let (mut read, mut peak_kb) = (0usize, 0u64);
+    loop {
+        let n = stdout.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        read += n;
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let rss: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next()?.parse().ok())
+            .unwrap_or(0);
+        peak_kb = peak_kb.max(rss);
+    }
+    child.wait().unwrap();
+    assert!(read > 100 << 20, "{read} bytes of trace");
+    assert!(peak_kb < 100_000, "{peak_kb} kB resident while tracing");
+    // a prefix that would not lint clean
+    let long = "p".repeat(40);
+    let (code, _, err) = emit(&d.join("o"), &["--prefix", &long]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("at most 32"), "{err}");
+    // a value of the wrong type names its key and what it takes
+    let cfg = d.join("u.toml");
+    std::fs::write(&cfg, "crossbar = 5\n").unwrap();
+    let (code, _, err) = pisa_env(
+        &["emit", "--config", cfg.to_str().unwrap(), "--out", d.join("o").to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("u.toml:1:12: ") && err.contains("crossbar = 5"), "{err}");
+    assert!(err.contains("\"spread\"") && err.contains("\"compact\""), "{err}");
+    // --out naming a file: no advice to --force, with or without it
+    let file = d.join("file");
+    std::fs::write(&file, "x").unwrap();
+    for extra in [&[][..], &["--force"][..]] {
+        let (code, _, err) = emit(&file, extra);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("is not a folder") && !err.contains("--force"), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
+    let _ = std::fs::remove_dir_all(d);
+}

@@ -53,7 +53,7 @@ pub(crate) fn load_config(config: Option<&str>) -> PyResult<UnitConfig> {
 pub(crate) fn open_backend(
     backend: &str,
     config: Option<&str>,
-) -> PyResult<Box<dyn SubgroupBackend>> {
+) -> PyResult<Box<dyn SubgroupBackend + Send>> {
     match backend {
         "ref" => {
             if config.is_some() {
@@ -228,7 +228,10 @@ fn run<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut st = InitialState { activemask, regs: BTreeMap::new() };
     for (name, vals) in &regs {
-        let bare = name.strip_prefix('%').unwrap_or(name);
+        // the check `pisa exec` makes; the `%` may be left out here
+        let full = if name.starts_with('%') { name.clone() } else { format!("%{name}") };
+        let bare = pisa_model::exec::register_name(&full, &format!("regs[{name:?}]"))
+            .map_err(value_error)?;
         let vals = vals.as_slice()?;
         let lanes: [u32; LANES] = vals.try_into().map_err(|_| {
             value_error(format!("regs[{name:?}]: {} values, a register has 32 lanes", vals.len()))

@@ -14,7 +14,7 @@ use pisa_model::SubgroupBackend;
 
 use crate::{open_backend, value_error};
 
-type Sg = Api<Box<dyn SubgroupBackend>>;
+type Sg = Api<Box<dyn SubgroupBackend + Send>>;
 
 fn api_error(e: ApiError) -> PyErr {
     match e {
@@ -32,8 +32,25 @@ fn lanes<T: Element + Copy>(what: &str, a: &PyReadonlyArray1<'_, T>) -> PyResult
     Ok(std::array::from_fn(|i| v[i]))
 }
 
+/// `log2_size` of a `_tiled` call: a tile of `2**log2_size` lanes, 0 to 5.
+fn log2(v: i64) -> PyResult<u32> {
+    // a value that fits is checked by the API, whose message names the call
+    u32::try_from(v).map_err(|_| {
+        value_error(format!(
+            "log2_size: {v} is out of range 0..=5 (a tile of 2**log2_size lanes of the 32-lane subgroup)"
+        ))
+    })
+}
+
 fn dtype_error(what: &str, a: &Bound<'_, PyAny>, allowed: &str) -> PyErr {
     let got = match a.cast::<numpy::PyUntypedArray>() {
+        Ok(arr) if arr.ndim() != 1 => {
+            return value_error(format!(
+                "{what}: expected a 1-D numpy array of 32 lanes; got shape {:?} (dtype {}): pass one subgroup's lanes",
+                arr.shape(),
+                arr.dtype()
+            ))
+        }
         Ok(arr) => format!("a numpy array of dtype {}", arr.dtype()),
         Err(_) => format!("a {}", a.get_type().name().map(|n| n.to_string()).unwrap_or_default()),
     };
@@ -112,9 +129,14 @@ fn lane_arg(what: &str, a: &Bound<'_, PyAny>) -> PyResult<LaneArg> {
 /// One wave32 subgroup (quadrants `qd.simt.subgroup`) on a backend: `"ref"` (the reference
 /// model) or `"rtl"` (the Verilated unit of `config`, a 32-lane TOML file; default the
 /// combinational unit). Counts the PISA instructions each call issues.
-#[pyclass(unsendable, subclass, module = "pisa_sgu._native")]
+///
+/// It may be made in one thread and used in another (one call at a time: Python serialises the
+/// calls on one object, a second thread's call while one runs raises `RuntimeError`).
+#[pyclass(subclass, module = "pisa_sgu._native")]
 pub struct Subgroup {
-    sg: Sg,
+    /// In a mutex only to be `Sync`: every call that changes it has `&mut self`, so it is
+    /// reached through `get_mut`, without locking.
+    sg: std::sync::Mutex<Sg>,
     last: Counts,
 }
 
@@ -140,14 +162,20 @@ fn minus(a: Counts, b: Counts) -> Counts {
 }
 
 impl Subgroup {
+    /// The API for a call that only reads it (`&self`).
+    fn shared(&self) -> std::sync::MutexGuard<'_, Sg> {
+        self.sg.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Runs one API call, recording what it issued in `last`.
     fn call<R>(
         &mut self,
         f: impl FnOnce(&mut Sg) -> pisa_model::quadrants::Result<R>,
     ) -> PyResult<R> {
-        let before = self.sg.counts();
-        let r = f(&mut self.sg);
-        self.last = minus(self.sg.counts(), before);
+        let sg = self.sg.get_mut().unwrap_or_else(|e| e.into_inner());
+        let before = sg.counts();
+        let r = f(sg);
+        self.last = minus(sg.counts(), before);
         r.map_err(api_error)
     }
 }
@@ -161,7 +189,8 @@ macro_rules! num_ops {
                 fn $name(&mut self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
                     values!("value", value, |v| self.call(|sg| sg.$name(&v)).map(|r| out(py, &r)))
                 }
-                fn $tiled(&mut self, py: Python<'_>, value: &Bound<'_, PyAny>, log2_size: u32) -> PyResult<Py<PyAny>> {
+                fn $tiled(&mut self, py: Python<'_>, value: &Bound<'_, PyAny>, log2_size: i64) -> PyResult<Py<PyAny>> {
+                    let log2_size = log2(log2_size)?;
                     values!("value", value, |v| self.call(|sg| sg.$tiled(&v, log2_size)).map(|r| out(py, &r)))
                 }
             )*
@@ -195,7 +224,8 @@ macro_rules! int_ops {
                 fn $name(&mut self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
                     ints!("value", value, |v| self.call(|sg| sg.$name(&v)).map(|r| out(py, &r)))
                 }
-                fn $tiled(&mut self, py: Python<'_>, value: &Bound<'_, PyAny>, log2_size: u32) -> PyResult<Py<PyAny>> {
+                fn $tiled(&mut self, py: Python<'_>, value: &Bound<'_, PyAny>, log2_size: i64) -> PyResult<Py<PyAny>> {
+                    let log2_size = log2(log2_size)?;
                     ints!("value", value, |v| self.call(|sg| sg.$tiled(&v, log2_size)).map(|r| out(py, &r)))
                 }
             )*
@@ -244,7 +274,8 @@ macro_rules! vote_ops {
                 fn $name(&mut self, py: Python<'_>, predicate: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
                     flags!("predicate", predicate, |p| self.call(|sg| sg.$name(&p)).map(|r| out(py, &r)))
                 }
-                fn $tiled(&mut self, py: Python<'_>, predicate: &Bound<'_, PyAny>, log2_size: u32) -> PyResult<Py<PyAny>> {
+                fn $tiled(&mut self, py: Python<'_>, predicate: &Bound<'_, PyAny>, log2_size: i64) -> PyResult<Py<PyAny>> {
+                    let log2_size = log2(log2_size)?;
                     flags!("predicate", predicate, |p| self.call(|sg| sg.$tiled(&p, log2_size)).map(|r| out(py, &r)))
                 }
             )*
@@ -268,7 +299,8 @@ macro_rules! segmented_ops {
                         self.call(|sg| sg.$name(&v, &h)).map(|r| out(py, &r))
                     }))
                 }
-                fn $tiled(&mut self, py: Python<'_>, value: &Bound<'_, PyAny>, head_flag: &Bound<'_, PyAny>, log2_size: u32) -> PyResult<Py<PyAny>> {
+                fn $tiled(&mut self, py: Python<'_>, value: &Bound<'_, PyAny>, head_flag: &Bound<'_, PyAny>, log2_size: i64) -> PyResult<Py<PyAny>> {
+                    let log2_size = log2(log2_size)?;
                     values!("value", value, |v| flags!("head_flag", head_flag, |h| {
                         self.call(|sg| sg.$tiled(&v, &h, log2_size)).map(|r| out(py, &r))
                     }))
@@ -289,12 +321,13 @@ impl Subgroup {
     #[new]
     #[pyo3(signature = (backend = "ref", config = None))]
     fn new(backend: &str, config: Option<&str>) -> PyResult<Self> {
-        Ok(Subgroup { sg: Api::new(open_backend(backend, config)?), last: Counts::default() })
+        let sg = std::sync::Mutex::new(Api::new(open_backend(backend, config)?));
+        Ok(Subgroup { sg, last: Counts::default() })
     }
 
     /// The instructions issued since the last `reset_counts()` (or since creation).
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        counts_dict(py, &self.sg.counts())
+        counts_dict(py, &self.shared().counts())
     }
 
     /// The instructions the most recent call issued.
@@ -304,21 +337,21 @@ impl Subgroup {
     }
 
     fn reset_counts(&mut self) {
-        self.sg.reset_counts();
+        self.sg.get_mut().unwrap_or_else(|e| e.into_inner()).reset_counts();
         self.last = Counts::default();
     }
 
     fn invocation_id<'py>(&mut self, py: Python<'py>) -> Py<PyAny> {
         self.last = Counts::default();
-        out(py, &self.sg.invocation_id())
+        out(py, &self.shared().invocation_id())
     }
 
     fn group_size(&self) -> usize {
-        self.sg.group_size()
+        self.shared().group_size()
     }
 
     fn log2_group_size(&self) -> u32 {
-        self.sg.log2_group_size()
+        self.shared().log2_group_size()
     }
 
     fn elect(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
@@ -360,8 +393,9 @@ impl Subgroup {
         &mut self,
         py: Python<'_>,
         value: &Bound<'_, PyAny>,
-        log2_size: u32,
+        log2_size: i64,
     ) -> PyResult<Py<PyAny>> {
+        let log2_size = log2(log2_size)?;
         values!("value", value, |v| self
             .call(|sg| sg.all_equal_tiled(&v, log2_size))
             .map(|r| out(py, &r)))
@@ -389,8 +423,9 @@ impl Subgroup {
         py: Python<'_>,
         key: &Bound<'_, PyAny>,
         value: &Bound<'_, PyAny>,
-        log2_size: u32,
+        log2_size: i64,
     ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+        let log2_size = log2(log2_size)?;
         values!("key", key, |k| values!("value", value, |v| {
             self.call(|sg| sg.bitonic_sort_kv_tiled(&k, &v, log2_size))
                 .map(|(a, b)| (out(py, &a), out(py, &b)))

@@ -71,6 +71,25 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
+/// Checks a register name given with an initial state (`regs` of a `pisa exec` case, of the
+/// Python `run`): `%` and a name the assembler accepts, not a special register. Returns the
+/// name without `%`; `what` names it in the error.
+pub fn register_name<'a>(name: &'a str, what: &str) -> Result<&'a str, String> {
+    let bare =
+        name.strip_prefix('%').ok_or_else(|| format!("{what}: register names start with '%'"))?;
+    let valid = bare.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    if !valid {
+        return Err(format!("{what}: not a valid register name"));
+    }
+    if SPECIAL_REGS.contains(&bare) {
+        return Err(format!(
+            "{what}: '%{bare}' is a special register; set %activemask with the \"activemask\" field"
+        ));
+    }
+    Ok(bare)
+}
+
 /// Parses `activemask` and `regs` out of a JSON object; `allowed` lists the other accepted keys.
 pub fn parse_state(obj: &Map<String, Value>, allowed: &[&str]) -> Result<InitialState, String> {
     for k in obj.keys() {
@@ -89,18 +108,7 @@ pub fn parse_state(obj: &Map<String, Value>, allowed: &[&str]) -> Result<Initial
         Some(Value::Object(regs)) => {
             for (name, vals) in regs {
                 let what = format!("regs[{name:?}]");
-                let bare = name
-                    .strip_prefix('%')
-                    .ok_or_else(|| format!("{what}: register names start with '%'"))?;
-                let valid =
-                    bare.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                        && bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
-                if !valid {
-                    return Err(format!("{what}: not a valid register name"));
-                }
-                if SPECIAL_REGS.contains(&bare) {
-                    return Err(format!("{what}: '%{bare}' is a special register; set %activemask with the \"activemask\" field"));
-                }
+                let bare = register_name(name, &what)?;
                 let Value::Array(arr) = vals else {
                     return Err(format!(
                         "{what}: expected an array of {LANES} values, found {}",
@@ -400,12 +408,55 @@ pub enum StreamIoError {
     Read { line: u64, error: std::io::Error },
     /// Writing an answer failed (e.g. the reader closed the pipe).
     Write(std::io::Error),
+    /// Input line `line` is longer than [`MAX_LINE_BYTES`]: answered with an error, and the
+    /// stream ends there (what follows cannot be told apart from the rest of that line).
+    TooLong { line: u64 },
+}
+
+/// The longest input line `pisa exec` reads: 16 MiB (a case's program, registers and all).
+pub const MAX_LINE_BYTES: usize = 16 << 20;
+
+/// Reads one line (without its `\n`) into `buf`, at most `limit` bytes of it: `Ok(None)` at the
+/// end of the input, `Ok(Some(true))` when the line is longer (then `buf` holds its start and
+/// the rest of it is left unread).
+fn read_line_bounded<R: std::io::BufRead>(
+    input: &mut R,
+    buf: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<Option<bool>> {
+    let mut any = false;
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(any.then_some(false));
+        }
+        any = true;
+        let (take, newline) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (avail.len(), false),
+        };
+        if buf.len() + take > limit {
+            let room = limit - buf.len();
+            buf.extend_from_slice(&avail[..room]);
+            input.consume(room);
+            return Ok(Some(true));
+        }
+        buf.extend_from_slice(&avail[..take]);
+        input.consume(take + usize::from(newline));
+        if newline {
+            return Ok(Some(false));
+        }
+    }
 }
 
 /// The `pisa exec` loop: one answer line per input line that is not blank, written and flushed
 /// before the next line is read (so a program can talk to it line by line). A line that is not
 /// UTF-8, not JSON or not a valid case gets an `{"error": "NAME:LINE[:COL]: ..."}` answer and
-/// the stream goes on; only an I/O error ends it early.
+/// the stream goes on; only an I/O error or a line longer than [`MAX_LINE_BYTES`] ends it early.
 pub fn exec_stream<R: std::io::BufRead, W: std::io::Write, B: SubgroupBackend + ?Sized>(
     mut input: R,
     mut out: W,
@@ -417,12 +468,23 @@ pub fn exec_stream<R: std::io::BufRead, W: std::io::Write, B: SubgroupBackend + 
     let mut buf = Vec::new();
     for n in 1u64.. {
         buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => {}
+        match read_line_bounded(&mut input, &mut buf, MAX_LINE_BYTES) {
+            Ok(None) => break,
+            Ok(Some(false)) => {}
+            Ok(Some(true)) => {
+                sum.failed += 1;
+                let answer = serde_json::json!({ "error": format!(
+                    "{name}:{n}: the line is longer than {} MiB, the limit of one case; the stream ends here",
+                    MAX_LINE_BYTES >> 20
+                ) });
+                if let Err(e) = writeln!(out, "{answer}").and_then(|()| out.flush()) {
+                    return (sum, Some(StreamIoError::Write(e)));
+                }
+                return (sum, Some(StreamIoError::TooLong { line: n }));
+            }
             Err(error) => return (sum, Some(StreamIoError::Read { line: n, error })),
         }
-        while matches!(buf.last(), Some(b'\n' | b'\r')) {
+        while matches!(buf.last(), Some(b'\r')) {
             buf.pop();
         }
         let answer = match std::str::from_utf8(&buf) {

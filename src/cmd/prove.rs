@@ -61,6 +61,8 @@ struct WorkDir {
 }
 
 const MARKER: &str = ".pisa-prove";
+/// The `format` of the `--report` file.
+const PROVE_REPORT_FORMAT: &str = "pisa-prove-report/1";
 
 impl WorkDir {
     fn open(given: Option<&Path>) -> Result<WorkDir, Failure> {
@@ -69,6 +71,9 @@ impl WorkDir {
                 .map_err(|e| Failure::input(e.to_string()))?;
             return Ok(WorkDir { path, temporary: true, keep: false.into() });
         };
+        // the proofs write below --work by path: no link in it may lead them elsewhere
+        pisa_rtl::outdir::refuse_links(w)
+            .map_err(|e| Failure::input(format!("--work {}: {e}", w.display())))?;
         if w.exists() {
             let io = |e: std::io::Error| Failure::input(format!("--work {}: {e}", w.display()));
             let empty = std::fs::read_dir(w).map_err(io)?.next().is_none();
@@ -143,8 +148,19 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         ),
         None => None,
     };
-    if let Some(r) = &a.report {
-        crate::report_file::check(r)?;
+    let report_out = a
+        .report
+        .as_deref()
+        .map(|r| crate::report_file::Output::json(r, "--report", PROVE_REPORT_FORMAT));
+    if let Some(o) = &report_out {
+        // the Verilog under proof is the command's input: the report never replaces a file of it
+        let inputs: Vec<PathBuf> = a
+            .rtl_dir
+            .iter()
+            .flat_map(|d| std::fs::read_dir(d).into_iter().flatten())
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        crate::report_file::check(std::slice::from_ref(o), &inputs)?;
     }
     let work = WorkDir::open(a.work.as_deref())?;
     let rtl = match given {
@@ -272,7 +288,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         outcomes.len(),
         start.elapsed().as_secs_f64()
     );
-    if let Some(path) = &a.report {
+    if report_out.is_some() {
         let v: Vec<serde_json::Value> = outcomes
             .iter()
             .map(|o| {
@@ -288,9 +304,11 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             })
             .collect();
         let json = serde_json::json!({
-            "format": "pisa-prove-report/1", "outcomes": v, "seconds": start.elapsed().as_secs_f64(),
+            "format": PROVE_REPORT_FORMAT, "outcomes": v, "seconds": start.elapsed().as_secs_f64(),
         });
-        crate::report_file::write(path, &json)?;
+        if let Some(o) = &report_out {
+            o.write_json(&json)?;
+        }
     }
     if pass == outcomes.len() {
         Ok(ExitCode::SUCCESS)

@@ -11,9 +11,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use pisa_model::SgOp;
+use pisa_sim::regress::report::{shard_names, Verdict};
 use pisa_sim::regress::{html, run, Options, Report};
 
 use super::load_unit;
+use crate::report_file::{Kind, Output};
 use crate::Failure;
 
 #[derive(clap::Args)]
@@ -50,6 +52,13 @@ struct RunArgs {
     /// sizes and speeds in docs/qor.md).
     #[arg(long, conflicts_with = "config", value_parser = clap::builder::PossibleValuesParser::new(super::preset::NAMES))]
     preset: Option<String>,
+    /// Co-simulate the Verilog in this folder instead of the generator's: a folder `pisa emit`
+    /// wrote (its manifest.json gives the unit), whose files may have been edited since.
+    #[arg(long, conflicts_with_all = ["config", "preset"])]
+    rtl_dir: Option<PathBuf>,
+    /// With --rtl-dir: the emission's module prefix, when the folder holds several.
+    #[arg(long, requires = "rtl_dir")]
+    prefix: Option<String>,
     /// Threads, each with its own model (default: the machine's cores). The result does not
     /// depend on it.
     #[arg(long)]
@@ -119,10 +128,10 @@ fn shard(s: &str) -> Result<(u64, u64), Failure> {
         (Some(id), Some(count)) => {
             // Slurm numbers array tasks from SLURM_ARRAY_TASK_MIN (0 or 1, or anything else)
             let min = var("SLURM_ARRAY_TASK_MIN").unwrap_or(0);
-            let k = id.checked_sub(min).map(|k| k + 1).filter(|&k| k <= count);
+            let k = id.checked_sub(min).and_then(|k| k.checked_add(1)).filter(|&k| k <= count);
             k.map(|k| (k, count)).ok_or_else(|| {
                 Failure::input(format!(
-                    "--shard auto: SLURM_ARRAY_TASK_ID {id} is not within {min}..{min}+{count}; use a contiguous --array"
+                    "--shard auto: SLURM_ARRAY_TASK_ID {id} is not one of the {count} tasks from SLURM_ARRAY_TASK_MIN {min}; use a contiguous --array"
                 ))
             })
         }
@@ -148,63 +157,120 @@ fn bar(done: u64, total: u64, secs: f64) {
     }
 }
 
-/// Writes the report and the HTML page the user asked for.
-fn write_outputs(
-    r: &Report,
-    report: &Option<PathBuf>,
-    html_path: &Option<PathBuf>,
-) -> Result<(), Failure> {
+/// The `--report` and `--html` outputs of a run or a merge.
+fn outputs(report: &Option<PathBuf>, html_path: &Option<PathBuf>) -> Vec<Output> {
+    let mut v = Vec::new();
     if let Some(p) = report {
-        crate::report_file::write(p, &r.to_json())?;
+        v.push(Output::json(p, "--report", pisa_sim::regress::report::FORMAT));
     }
     if let Some(p) = html_path {
-        crate::report_file::write_html(p, &html::page(r))?;
+        v.push(Output::html(p, "--html"));
     }
-    Ok(())
+    v
 }
 
-/// Prints the table and the verdict; exit status 1 on a mismatch.
-fn verdict(r: &Report) -> ExitCode {
+/// Writes the report and the HTML page the user asked for, after the verdict is printed: a
+/// failed write is reported after it, with exit status 1.
+fn write_outputs(r: &Report, outputs: &[Output], code: ExitCode) -> ExitCode {
+    let mut failed = false;
+    for o in outputs {
+        let result = match o.kind {
+            Kind::Json(_) => o.write_json(&r.to_json()),
+            Kind::Html => o.write_html(&html::page(r)),
+        };
+        if let Err(e) = result {
+            errln!("pisa regress: {} (the verdict above stands)", e.message);
+            failed = true;
+        }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        code
+    }
+}
+
+/// Prints the table and the verdict: exit status 1 on a mismatch, and for a merge (`merged`)
+/// that does not cover every shard of the run (PARTIAL). A single shard of a split run passes
+/// as that shard, and says so.
+fn verdict(r: &Report, merged: bool) -> ExitCode {
     let (hit, bins) = r.bins_hit();
     out!("{}", r.table());
     outln!("coverage: {hit}/{bins} bins hit; {} reserved-opcode cases", r.reserved_cases);
-    if r.mismatches.is_empty() {
-        outln!(
-            "PASS: {} cases, 0 mismatches, {:.0} checked warp-ops/s ({:.2} s, {} threads), config {}, seed {}",
-            r.cases,
-            r.rate(),
-            r.seconds,
-            r.jobs,
-            r.config,
-            r.seed
-        );
-        return ExitCode::SUCCESS;
-    }
-    for m in &r.mismatches {
-        outln!("FAIL: case {} of seed {} ({}) on {}:", m.index, r.seed, m.form(), r.config);
-        for d in m.differences() {
-            outln!("  {d}");
+    let whole = r.complete();
+    match r.verdict() {
+        Verdict::Pass | Verdict::Partial if whole || !merged => {
+            let part = if whole {
+                String::new()
+            } else {
+                format!(
+                    " (shard {} of a {}-case run only; `pisa regress merge` gives the run's verdict)",
+                    shard_names(&r.shards),
+                    r.count
+                )
+            };
+            outln!(
+                "PASS: {} cases, 0 mismatches, {:.0} checked warp-ops/s ({:.2} s, {} threads), config {}, seed {}{part}",
+                r.cases,
+                r.rate(),
+                r.seconds,
+                r.jobs,
+                r.config,
+                r.seed
+            );
+            ExitCode::SUCCESS
         }
-        outln!("replay (pisa exec [--backend rtl]):\n{}", m.replay);
-        if let Some(v) = &m.vcd {
-            outln!("VCD: {}", v.display());
+        Verdict::Pass | Verdict::Partial => {
+            let missing = r.missing_shards();
+            outln!(
+                "PARTIAL: {} of {} cases checked, 0 mismatches, but the reports hold shards {} of {}: missing {}{}; not a PASS of the run (config {}, seed {})",
+                r.cases,
+                r.count,
+                shard_names(&r.shards),
+                r.shards.first().map_or(0, |s| s.1),
+                shard_names(&missing),
+                if missing.len() == 8 { " ..." } else { "" },
+                r.config,
+                r.seed
+            );
+            ExitCode::from(1)
+        }
+        Verdict::Fail => {
+            for m in &r.mismatches {
+                outln!("FAIL: case {} of seed {} ({}) on {}:", m.index, r.seed, m.form(), r.config);
+                for d in m.differences() {
+                    outln!("  {d}");
+                }
+                outln!("replay (pisa exec [--backend rtl]):\n{}", m.replay);
+                if let Some(v) = &m.vcd {
+                    outln!("VCD: {}", v.display());
+                }
+            }
+            ExitCode::from(1)
         }
     }
-    ExitCode::from(1)
 }
 
+/// The largest report `merge` reads (a report of every form holds about 60 KB).
+const MAX_REPORT_BYTES: u64 = 64 << 20;
+
 fn merge(a: MergeArgs) -> Result<ExitCode, Failure> {
-    if let Some(r) = &a.report {
-        crate::report_file::check(r)?;
-    }
-    if let Some(h) = &a.html {
-        crate::report_file::check_html(h)?;
-    }
+    let outs = outputs(&a.report, &a.html);
+    crate::report_file::check(&outs, &a.reports)?;
     let mut reports = Vec::new();
     let names: Vec<String> = a.reports.iter().map(|p| p.display().to_string()).collect();
     for (p, name) in a.reports.iter().zip(&names) {
-        let text = std::fs::read_to_string(p)
+        let f = std::fs::File::open(p)
             .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::Read::take(f, MAX_REPORT_BYTES + 1), &mut text)
+            .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
+        if text.len() as u64 > MAX_REPORT_BYTES {
+            return Err(Failure::input(format!(
+                "{name}: larger than {} MB: not a report pisa regress wrote",
+                MAX_REPORT_BYTES >> 20
+            )));
+        }
         let v: serde_json::Value = serde_json::from_str(&text)
             .map_err(|e| Failure::input(format!("{name}:{}:{}: {e}", e.line(), e.column())))?;
         reports.push(Report::from_json(&v, name).map_err(Failure::input)?);
@@ -213,13 +279,13 @@ fn merge(a: MergeArgs) -> Result<ExitCode, Failure> {
     errln!(
         "pisa regress merge: {} reports, shards {}, {} of {} cases{}",
         reports.len(),
-        m.shards.iter().map(|(k, n)| format!("{k}/{n}")).collect::<Vec<_>>().join(" "),
+        shard_names(&m.shards),
         m.cases,
         m.count,
         if m.complete() { " (the whole run)" } else { " (not every shard)" }
     );
-    write_outputs(&m, &a.report, &a.html)?;
-    Ok(verdict(&m))
+    let code = verdict(&m, true);
+    Ok(write_outputs(&m, &outs, code))
 }
 
 pub fn main(a: Args) -> Result<ExitCode, Failure> {
@@ -227,7 +293,29 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         return merge(m);
     }
     let a = a.run;
-    let cfg = load_unit(a.config.as_deref(), a.preset.as_deref())?;
+    let sources = match &a.rtl_dir {
+        Some(d) => Some(
+            pisa_sim::model::RtlSources::read(d, a.prefix.as_deref())
+                .map_err(|e| Failure::input(format!("--rtl-dir {}: {e}", d.display())))?,
+        ),
+        None => None,
+    };
+    let cfg = match &sources {
+        Some(s) => s.cfg.clone(),
+        None => load_unit(a.config.as_deref(), a.preset.as_deref())?,
+    };
+    if let Some(s) = &sources {
+        errln!(
+            "pisa regress: the Verilog of {} (top {}; {})",
+            s.dir.display(),
+            s.top,
+            if s.edited.is_empty() {
+                "as emitted".to_string()
+            } else {
+                format!("edited since emitted: {}", s.edited.join(", "))
+            }
+        );
+    }
     let shard = shard(&a.shard)?;
     if a.count == 0 {
         return Err(Failure::input("--count 0: a run that checks nothing cannot pass"));
@@ -241,13 +329,20 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     if a.jobs == Some(0) {
         return Err(Failure::input("--jobs 0: give at least one thread"));
     }
-    if let Some(r) = &a.report {
-        crate::report_file::check(r)?;
+    let outs = outputs(&a.report, &a.html);
+    let mut inputs: Vec<PathBuf> = a.config.iter().cloned().collect();
+    if let Some(s) = &sources {
+        inputs.extend(s.files.iter().map(|(f, _)| s.dir.join(f)));
+        inputs.push(s.dir.join("manifest.json"));
     }
-    if let Some(h) = &a.html {
-        crate::report_file::check_html(h)?;
-    }
+    crate::report_file::check(&outs, &inputs)?;
     if let Some(d) = &a.vcd_on_fail {
+        if std::fs::symlink_metadata(d).is_ok_and(|m| m.is_symlink()) {
+            return Err(Failure::input(format!(
+                "--vcd-on-fail {}: is a symbolic link; give the folder itself",
+                d.display()
+            )));
+        }
         if d.exists() && !d.is_dir() {
             return Err(Failure::input(format!("--vcd-on-fail {}: not a folder", d.display())));
         }
@@ -260,6 +355,14 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
                 parent.display()
             )));
         }
+        let probe = if d.exists() { d.as_path() } else { parent };
+        crate::report_file::probe_writable(probe).map_err(|e| {
+            Failure::input(format!(
+                "--vcd-on-fail {}: {} cannot be written: {e}",
+                d.display(),
+                probe.display()
+            ))
+        })?;
     }
     let forms: Vec<SgOp> = a
         .ops
@@ -308,16 +411,33 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     } else {
         None
     };
+    // the VCD is written after the verdict is printed (below), so that a folder that cannot
+    // take it does not hide the verdict
     let opts = Options {
         count: a.count,
         seed,
         forms,
         shard,
         jobs,
-        vcd_dir: a.vcd_on_fail.clone(),
+        vcd_dir: None,
         progress,
+        rtl: sources.as_ref(),
     };
-    let r = run(&cfg, &opts).map_err(|e| Failure::input(e.to_string()))?;
-    write_outputs(&r, &a.report, &a.html)?;
-    Ok(verdict(&r))
+    let mut r = run(&cfg, &opts).map_err(|e| Failure::input(e.to_string()))?;
+    let mut code = verdict(&r, false);
+    if let Some(dir) = &a.vcd_on_fail {
+        for m in &mut r.mismatches {
+            match pisa_sim::regress::write_mismatch_vcd(&cfg, sources.as_ref(), m, dir) {
+                Ok(p) => {
+                    outln!("VCD: {}", p.display());
+                    m.vcd = Some(p);
+                }
+                Err(e) => {
+                    errln!("pisa regress: --vcd-on-fail: {e} (the verdict above stands)");
+                    code = ExitCode::from(1);
+                }
+            }
+        }
+    }
+    Ok(write_outputs(&r, &outs, code))
 }

@@ -27,8 +27,9 @@ pub struct Args {
     /// RTL configuration (TOML) for --backend rtl; default 32 lanes, combinational.
     #[arg(long)]
     config: Option<std::path::PathBuf>,
-    /// Instructions the program may execute before it is stopped as an infinite loop.
-    #[arg(long, default_value_t = 1_000_000)]
+    /// Instructions the program may execute before it is stopped as an infinite loop (at least
+    /// 1).
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     max_steps: u64,
 }
 
@@ -68,6 +69,9 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
                 let (dst, src0) = shfl_operands(text);
                 out.push_str(&diagram::render(&src0, &dst, &s));
             }
+            // each event is printed as it happens: memory does not grow with the steps
+            crate::out::stdout(&out);
+            out.clear();
         }
         Event::Branch { inst, taken } => {
             let text = lines.get(inst.pos.line as usize - 1).map(|l| l.trim()).unwrap_or("");
@@ -77,6 +81,8 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
                 inst.pos,
                 if *taken { "taken" } else { "not taken" }
             );
+            crate::out::stdout(&out);
+            out.clear();
         }
     };
     let done = run_source(

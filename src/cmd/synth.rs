@@ -184,16 +184,26 @@ fn begin_out(out: &Path, force: bool) -> Result<pisa_rtl::outdir::Commit, Failur
             }
         }
     }
-    Commit::begin(out, owned, force).map_err(|e| bad(e.to_string()))
+    let commit = Commit::begin(out, owned, force).map_err(|e| bad(e.to_string()))?;
+    let mut names = OURS.to_vec();
+    names.push(LEDGER);
+    if let Err(e) = commit.check_targets(&names) {
+        commit.abandon();
+        return Err(bad(e.to_string()));
+    }
+    Ok(commit)
 }
 
 /// Moves the run's files into `--out` and records them in its ledger.
 fn finish_out(out: &Path, commit: pisa_rtl::outdir::Commit) -> Result<(), Failure> {
-    let written = commit.finish().map_err(|e| Failure::input(e.to_string()))?;
-    let ledger = serde_json::json!({ "format": LEDGER_FORMAT, "files": written });
-    let p = out.join(LEDGER);
-    std::fs::write(&p, serde_json::to_string_pretty(&ledger).unwrap_or_default() + "\n")
-        .map_err(io(&p))
+    let ledger = |written: &std::collections::BTreeMap<String, String>| {
+        let v = serde_json::json!({ "format": LEDGER_FORMAT, "files": written });
+        (serde_json::to_string_pretty(&v).unwrap_or_default() + "\n").into_bytes()
+    };
+    commit
+        .finish_recording(Some((LEDGER, &ledger)))
+        .map(|_| ())
+        .map_err(|e| Failure::input(format!("--out {}: {e}", out.display())))
 }
 
 /// Emits `block` for `cfg` with module prefix `prefix` into `dir`: (top module, the .v files).

@@ -16,6 +16,7 @@ backend could not be built or run) that names the problem.
 
 from __future__ import annotations
 
+import os
 import warnings
 from typing import Dict, List, Mapping, Optional, Tuple, Union
 
@@ -167,11 +168,28 @@ def run(
     return _native.run(program, items, int(act), backend=backend, config=config)
 
 
-def emit(out: str, config: Optional[str] = None, force: bool = False) -> dict:
+def _path(p: object, what: str) -> str:
+    """``p`` (a ``str``, ``bytes`` or ``os.PathLike`` path) as a ``str``; anything else, or an
+    empty path, is a ``ValueError`` naming ``what``."""
+    if isinstance(p, (str, bytes, os.PathLike)):
+        s = os.fsdecode(p)
+        if s:
+            return s
+        raise ValueError(f"{what}: an empty path; give a folder")
+    raise ValueError(f"{what}: expected a path (str or os.PathLike), got {type(p).__name__}")
+
+
+def emit(
+    out: Union[str, "os.PathLike[str]"],
+    config: Optional[Union[str, "os.PathLike[str]"]] = None,
+    force: bool = False,
+) -> dict:
     """Writes the unit's Verilog into the folder ``out`` (as ``pisa emit --out``; files the kit
-    did not write are never replaced unless ``force``). Returns ``top``, ``lanes``, ``latency``
-    (cycles) and ``files``."""
-    top, lanes, latency, files = _native.emit(str(out), config, force)
+    did not write are never replaced unless ``force``, and no symbolic link inside ``out`` is
+    followed). Returns ``top``, ``lanes``, ``latency`` (cycles) and ``files``."""
+    folder = _path(out, "out")
+    cfg = None if config is None else _path(config, "config")
+    top, lanes, latency, files = _native.emit(folder, cfg, bool(force))
     return {"top": top, "lanes": lanes, "latency": latency, "files": files}
 
 

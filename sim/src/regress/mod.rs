@@ -46,6 +46,9 @@ pub struct Options<'a> {
     pub vcd_dir: Option<PathBuf>,
     /// Called now and then with (cases done, cases in this shard, seconds).
     pub progress: Option<&'a (dyn Fn(u64, u64, f64) + Sync)>,
+    /// The Verilog to run (a folder `pisa emit` wrote, maybe edited); `None`: what the
+    /// generator emits for the configuration.
+    pub rtl: Option<&'a crate::model::RtlSources>,
 }
 
 impl Options<'_> {
@@ -59,6 +62,7 @@ impl Options<'_> {
             jobs: 1,
             vcd_dir: None,
             progress: None,
+            rtl: None,
         }
     }
 }
@@ -252,7 +256,7 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options<'_>) -> Result<Report, Si
     let jobs = o.jobs.clamp(1, blocks.max(1) as usize);
     // one model instance per thread, all opened (and the model built) before the clock starts
     let mut units: Vec<RtlUnit> =
-        (0..jobs).map(|_| RtlUnit::open(cfg)).collect::<Result<_, _>>()?;
+        (0..jobs).map(|_| RtlUnit::open_from(cfg, o.rtl)).collect::<Result<_, _>>()?;
     let start = Instant::now();
     let next = AtomicU64::new(0);
     let stop = AtomicU64::new(u64::MAX); // the first block with a mismatch
@@ -341,6 +345,7 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options<'_>) -> Result<Report, Si
         reserved_cases,
         mismatches: mismatch.into_iter().collect(),
         jobs,
+        rtl: o.rtl.map(|r| (r.dir.display().to_string(), r.sha256.clone())),
     })
 }
 
@@ -353,7 +358,7 @@ fn mismatch<const N: usize>(
 ) -> Result<Mismatch, SimError> {
     let expected = PortOut { dst: c.want.dst.to_vec(), wen: c.want.wen };
     let vcd = match &o.vcd_dir {
-        Some(dir) => Some(write_vcd(dir, cfg, c.index, &port(c), &expected)?),
+        Some(dir) => Some(write_vcd(dir, cfg, o.rtl, c.index, &port(c), &expected)?),
         None => None,
     };
     Ok(Mismatch::new(
@@ -374,6 +379,7 @@ fn mismatch<const N: usize>(
 fn write_vcd(
     dir: &Path,
     cfg: &UnitConfig,
+    rtl: Option<&crate::model::RtlSources>,
     index: u64,
     inp: &PortIn<'_>,
     expected: &PortOut,
@@ -394,10 +400,28 @@ fn write_vcd(
             Err(e) => return Err(io(e)),
         }
     };
-    let mut fresh = RtlUnit::open(cfg)?;
+    let mut fresh = RtlUnit::open_from(cfg, rtl)?;
     crate::vcd_dump::write_case(std::io::BufWriter::new(file), &mut fresh, inp, expected)
         .map_err(io)?;
     Ok(path)
+}
+
+/// Writes the VCD of a reported mismatch into `dir` (created if need be; a new file, never one
+/// that is there): the path written. The CLI calls it after printing the verdict.
+pub fn write_mismatch_vcd(
+    cfg: &UnitConfig,
+    rtl: Option<&crate::model::RtlSources>,
+    m: &Mismatch,
+    dir: &Path,
+) -> Result<PathBuf, SimError> {
+    let inp = PortIn {
+        op: m.opcode,
+        src0: &m.src0,
+        src1: &m.src1,
+        mask: m.mask,
+        activemask: m.activemask,
+    };
+    write_vcd(dir, cfg, rtl, m.index, &inp, &m.expected)
 }
 
 /// Runs the regression on `cfg` (its Verilator model is built on first use).
@@ -419,7 +443,7 @@ pub fn run_with_corrupted_model<const N: usize>(
     o: &Options<'_>,
     corrupt: fn(SgOp, &mut SgOutputs<N>),
 ) -> Result<Report, SimError> {
-    let mut unit = RtlUnit::open(cfg)?;
+    let mut unit = RtlUnit::open_from(cfg, o.rtl)?;
     let forms: Vec<SgOp> = if o.forms.is_empty() { SgOp::all() } else { o.forms.clone() };
     for i in 0..o.count {
         let mut c = make_case::<N>(o.seed, i, &forms, false);
