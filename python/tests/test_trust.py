@@ -72,7 +72,7 @@ def test_a_subgroup_is_usable_from_another_thread():
     t.join()
     assert errors == []
     assert (got[0] == 496).all()
-    assert sg.counts()["shfl"] > 0  # and back in the thread that made it
+    assert sg.counts()["subgroup"] > 0  # and back in the thread that made it
 
 
 @pytest.mark.parametrize(
