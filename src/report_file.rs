@@ -1,4 +1,4 @@
-//! `--report FILE` (JSON) and `--html FILE`: output files the user names. Each is checked before
+//! `--report FILE` (JSON), `--html FILE` and `--junit FILE`: output files the user names. Each is checked before
 //! any work starts ([`Outputs::check`]):
 //!
 //! - its folder must exist and be writable (a file is created there and removed again);
@@ -18,6 +18,9 @@ use crate::Failure;
 /// The mark of an HTML page pisa wrote (in its `<head>`).
 const HTML_MARK: &str = "<meta name=\"generator\" content=\"pisa regress\">";
 
+/// The mark of a JUnit file pisa wrote (a comment after the XML declaration).
+pub const JUNIT_MARK: &str = "<!-- generator: pisa regress -->";
+
 /// One output file and what it may replace.
 #[derive(Clone, Debug)]
 pub struct Output {
@@ -34,6 +37,8 @@ pub enum Kind {
     Json(&'static str),
     /// An HTML page with pisa's generator mark.
     Html,
+    /// A JUnit XML file with pisa's mark.
+    Junit,
 }
 
 impl Output {
@@ -43,6 +48,10 @@ impl Output {
 
     pub fn html(path: &Path, flag: &'static str) -> Output {
         Output { path: path.to_path_buf(), flag, kind: Kind::Html }
+    }
+
+    pub fn junit(path: &Path, flag: &'static str) -> Output {
+        Output { path: path.to_path_buf(), flag, kind: Kind::Junit }
     }
 
     fn bad(&self, m: &str) -> Failure {
@@ -55,6 +64,7 @@ impl Output {
                 .ok()
                 .is_some_and(|v| v.get("format").and_then(|f| f.as_str()) == Some(format)),
             Kind::Html => text.contains(HTML_MARK),
+            Kind::Junit => text.contains(JUNIT_MARK),
         }
     }
 
@@ -62,6 +72,7 @@ impl Output {
         match self.kind {
             Kind::Json(format) => format!("a report pisa wrote (format \"{format}\")"),
             Kind::Html => "a page pisa wrote".to_string(),
+            Kind::Junit => "a JUnit file pisa wrote".to_string(),
         }
     }
 

@@ -212,5 +212,34 @@ fn a_mismatch_is_caught_replayed_and_dumped() {
     assert!(header.find_var(&["model", "mismatch_lanes"]).is_some());
     assert!(header.find_var(&["pisa_sg_unit", "dst_o_lane0"]).is_some());
     assert!(parser.count() > 10);
+    // the same case as FST: the same signals, and the mismatch vector set at the result
+    let o = Options { wave_format: pisa_sim::vcd_dump::WaveFormat::Fst, ..o };
+    let r = run_with_corrupted_model::<32>(&cfg, &o, corrupt).unwrap();
+    let path = r.mismatch().and_then(|m| m.vcd.clone()).expect("fst written");
+    assert_eq!(path.extension().unwrap(), "fst");
+    let f = std::io::BufReader::new(std::fs::File::open(&path).unwrap());
+    let mut fst = fst_reader::FstReader::open(f).expect("a valid FST file");
+    let (mut names, mut scope) = (std::collections::BTreeMap::new(), String::new());
+    fst.read_hierarchy(|e| match e {
+        fst_reader::FstHierarchyEntry::Scope { name, .. } => scope = name,
+        fst_reader::FstHierarchyEntry::Var { name, handle, .. } => {
+            names.insert(format!("{scope}.{name}"), handle);
+        }
+        _ => {}
+    })
+    .unwrap();
+    assert!(names.contains_key("pisa_sg_unit.dst_o_lane0"), "{names:?}");
+    let bad = names.remove("model.mismatch_lanes").expect("the mismatch vector");
+    let mut last = String::new();
+    fst.read_signals(&fst_reader::FstFilter::all(), |_, h, v| {
+        if h == bad {
+            if let fst_reader::FstSignalValue::String(s) = v {
+                last = String::from_utf8_lossy(s).into_owned();
+            }
+        }
+        Ok::<(), ()>(())
+    })
+    .unwrap();
+    assert!(last.contains('1'), "a lane is marked as mismatching: {last}");
     let _ = std::fs::remove_dir_all(dir);
 }

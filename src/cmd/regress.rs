@@ -63,9 +63,13 @@ struct RunArgs {
     /// depend on it.
     #[arg(long)]
     jobs: Option<usize>,
-    /// Write a VCD of the failing case into this directory.
+    /// Write a waveform of the failing case into this directory (after the verdict).
     #[arg(long)]
     vcd_on_fail: Option<PathBuf>,
+    /// The waveform's format: vcd, or fst (smaller; GTKWave and Surfer read it).
+    #[arg(long, default_value = "vcd", requires = "vcd_on_fail",
+          value_parser = |s: &str| s.parse::<pisa_sim::vcd_dump::WaveFormat>())]
+    wave_format: pisa_sim::vcd_dump::WaveFormat,
     /// Run only shard K of N (cases with index % N == K-1), e.g. 2/4; `auto` reads PISA_SHARD=K/N
     /// or a Slurm array's SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_COUNT.
     #[arg(long, default_value = "1/1")]
@@ -76,6 +80,10 @@ struct RunArgs {
     /// Write the coverage as a self-contained HTML page (a heat map, the uncovered bins).
     #[arg(long)]
     html: Option<PathBuf>,
+    /// Write the result as JUnit XML: a test case per instruction form, a mismatch as its
+    /// failure (with the replay line), for CI dashboards.
+    #[arg(long)]
+    junit: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -89,6 +97,9 @@ struct MergeArgs {
     /// Write the merged coverage as an HTML page.
     #[arg(long)]
     html: Option<PathBuf>,
+    /// Write the merged result as JUnit XML.
+    #[arg(long)]
+    junit: Option<PathBuf>,
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {
@@ -158,8 +169,15 @@ fn bar(done: u64, total: u64, secs: f64) {
 }
 
 /// The `--report` and `--html` outputs of a run or a merge.
-fn outputs(report: &Option<PathBuf>, html_path: &Option<PathBuf>) -> Vec<Output> {
+fn outputs(
+    report: &Option<PathBuf>,
+    html_path: &Option<PathBuf>,
+    junit: &Option<PathBuf>,
+) -> Vec<Output> {
     let mut v = Vec::new();
+    if let Some(p) = junit {
+        v.push(Output::junit(p, "--junit"));
+    }
     if let Some(p) = report {
         v.push(Output::json(p, "--report", pisa_sim::regress::report::FORMAT));
     }
@@ -171,12 +189,13 @@ fn outputs(report: &Option<PathBuf>, html_path: &Option<PathBuf>) -> Vec<Output>
 
 /// Writes the report and the HTML page the user asked for, after the verdict is printed: a
 /// failed write is reported after it, with exit status 1.
-fn write_outputs(r: &Report, outputs: &[Output], code: ExitCode) -> ExitCode {
+fn write_outputs(r: &Report, outputs: &[Output], merged: bool, code: ExitCode) -> ExitCode {
     let mut failed = false;
     for o in outputs {
         let result = match o.kind {
             Kind::Json(_) => o.write_json(&r.to_json()),
             Kind::Html => o.write_html(&html::page(r)),
+            Kind::Junit => o.write(&crate::junit::junit(r, merged)),
         };
         if let Err(e) = result {
             errln!("pisa regress: {} (the verdict above stands)", e.message);
@@ -236,6 +255,9 @@ fn verdict(r: &Report, merged: bool) -> ExitCode {
             ExitCode::from(1)
         }
         Verdict::Fail => {
+            for line in crate::junit::annotations(r) {
+                outln!("{line}");
+            }
             for m in &r.mismatches {
                 outln!("FAIL: case {} of seed {} ({}) on {}:", m.index, r.seed, m.form(), r.config);
                 for d in m.differences() {
@@ -255,7 +277,7 @@ fn verdict(r: &Report, merged: bool) -> ExitCode {
 const MAX_REPORT_BYTES: u64 = 64 << 20;
 
 fn merge(a: MergeArgs) -> Result<ExitCode, Failure> {
-    let outs = outputs(&a.report, &a.html);
+    let outs = outputs(&a.report, &a.html, &a.junit);
     crate::report_file::check(&outs, &a.reports)?;
     let mut reports = Vec::new();
     let names: Vec<String> = a.reports.iter().map(|p| p.display().to_string()).collect();
@@ -285,7 +307,7 @@ fn merge(a: MergeArgs) -> Result<ExitCode, Failure> {
         if m.complete() { " (the whole run)" } else { " (not every shard)" }
     );
     let code = verdict(&m, true);
-    Ok(write_outputs(&m, &outs, code))
+    Ok(write_outputs(&m, &outs, true, code))
 }
 
 pub fn main(a: Args) -> Result<ExitCode, Failure> {
@@ -329,7 +351,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     if a.jobs == Some(0) {
         return Err(Failure::input("--jobs 0: give at least one thread"));
     }
-    let outs = outputs(&a.report, &a.html);
+    let outs = outputs(&a.report, &a.html, &a.junit);
     let mut inputs: Vec<PathBuf> = a.config.iter().cloned().collect();
     if let Some(s) = &sources {
         inputs.extend(s.files.iter().map(|(f, _)| s.dir.join(f)));
@@ -422,14 +444,16 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         vcd_dir: None,
         progress,
         rtl: sources.as_ref(),
+        wave_format: a.wave_format,
     };
     let mut r = run(&cfg, &opts).map_err(|e| Failure::input(e.to_string()))?;
     let mut code = verdict(&r, false);
     if let Some(dir) = &a.vcd_on_fail {
         for m in &mut r.mismatches {
-            match pisa_sim::regress::write_mismatch_vcd(&cfg, sources.as_ref(), m, dir) {
+            let format = a.wave_format;
+            match pisa_sim::regress::write_mismatch_vcd(&cfg, sources.as_ref(), format, m, dir) {
                 Ok(p) => {
-                    outln!("VCD: {}", p.display());
+                    outln!("{}: {}", format.extension().to_uppercase(), p.display());
                     m.vcd = Some(p);
                 }
                 Err(e) => {
@@ -439,5 +463,5 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             }
         }
     }
-    Ok(write_outputs(&r, &outs, code))
+    Ok(write_outputs(&r, &outs, false, code))
 }

@@ -49,6 +49,8 @@ pub struct Options<'a> {
     /// The Verilog to run (a folder `pisa emit` wrote, maybe edited); `None`: what the
     /// generator emits for the configuration.
     pub rtl: Option<&'a crate::model::RtlSources>,
+    /// The waveform format of `vcd_dir`'s files.
+    pub wave_format: crate::vcd_dump::WaveFormat,
 }
 
 impl Options<'_> {
@@ -63,6 +65,7 @@ impl Options<'_> {
             vcd_dir: None,
             progress: None,
             rtl: None,
+            wave_format: crate::vcd_dump::WaveFormat::Vcd,
         }
     }
 }
@@ -358,7 +361,7 @@ fn mismatch<const N: usize>(
 ) -> Result<Mismatch, SimError> {
     let expected = PortOut { dst: c.want.dst.to_vec(), wen: c.want.wen };
     let vcd = match &o.vcd_dir {
-        Some(dir) => Some(write_vcd(dir, cfg, o.rtl, c.index, &port(c), &expected)?),
+        Some(dir) => Some(write_vcd(dir, cfg, o.rtl, o.wave_format, c.index, &port(c), &expected)?),
         None => None,
     };
     Ok(Mismatch::new(
@@ -380,6 +383,7 @@ fn write_vcd(
     dir: &Path,
     cfg: &UnitConfig,
     rtl: Option<&crate::model::RtlSources>,
+    format: crate::vcd_dump::WaveFormat,
     index: u64,
     inp: &PortIn<'_>,
     expected: &PortOut,
@@ -390,8 +394,8 @@ fn write_vcd(
     let mut n = 0;
     let (path, file) = loop {
         let name = match n {
-            0 => format!("{}_case{index}.vcd", cfg.tag()),
-            _ => format!("{}_case{index}.{n}.vcd", cfg.tag()),
+            0 => format!("{}_case{index}.{}", cfg.tag(), format.extension()),
+            _ => format!("{}_case{index}.{n}.{}", cfg.tag(), format.extension()),
         };
         let path = dir.join(name);
         match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
@@ -401,16 +405,23 @@ fn write_vcd(
         }
     };
     let mut fresh = RtlUnit::open_from(cfg, rtl)?;
-    crate::vcd_dump::write_case(std::io::BufWriter::new(file), &mut fresh, inp, expected)
-        .map_err(io)?;
+    crate::vcd_dump::write_case_as(
+        format,
+        std::io::BufWriter::new(file),
+        &mut fresh,
+        inp,
+        expected,
+    )
+    .map_err(io)?;
     Ok(path)
 }
 
-/// Writes the VCD of a reported mismatch into `dir` (created if need be; a new file, never one
+/// Writes the waveform (VCD or FST) of a reported mismatch into `dir` (created if need be; a new file, never one
 /// that is there): the path written. The CLI calls it after printing the verdict.
 pub fn write_mismatch_vcd(
     cfg: &UnitConfig,
     rtl: Option<&crate::model::RtlSources>,
+    format: crate::vcd_dump::WaveFormat,
     m: &Mismatch,
     dir: &Path,
 ) -> Result<PathBuf, SimError> {
@@ -421,7 +432,7 @@ pub fn write_mismatch_vcd(
         mask: m.mask,
         activemask: m.activemask,
     };
-    write_vcd(dir, cfg, rtl, m.index, &inp, &m.expected)
+    write_vcd(dir, cfg, rtl, format, m.index, &inp, &m.expected)
 }
 
 /// Runs the regression on `cfg` (its Verilator model is built on first use).
