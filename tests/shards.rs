@@ -60,6 +60,8 @@ fn shards_then_merge(dir: &Path, env: impl Fn(u32) -> Vec<(String, String)>) -> 
     assert!(String::from_utf8_lossy(&o.stdout).contains("PASS: 40000 cases"));
     let html = std::fs::read_to_string(dir.join("coverage.html")).unwrap();
     assert!(html.contains("<table>") && html.contains("Uncovered bins"));
+    let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
+    assert!(junit.contains("<testsuites") && junit.contains("failures=\"0\""), "{junit}");
     json(&dir.join("merged.json"))
 }
 
