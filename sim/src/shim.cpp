@@ -45,7 +45,7 @@ inline void sample(Vpisa* m, uint32_t* dst, uint32_t* wen, uint32_t* valid) {
 extern "C" {
 
 // The shim's interface version; pisa-sim refuses a library with another one.
-uint32_t pisa_sim_abi() { return 2; }
+uint32_t pisa_sim_abi() { return 3; }
 
 uint32_t pisa_sim_lanes() { return PISA_LANES; }
 
@@ -140,6 +140,19 @@ uint32_t pisa_sim_run(void* p, uint32_t n, uint32_t clocked, const int32_t* sche
         }
     }
     return results;
+}
+
+// Writes the instance's code coverage (Verilator's coverage.dat) to `path`: 0, or -1 when the
+// model was built without coverage points (VM_COVERAGE=0).
+int32_t pisa_sim_coverage_write(void* p, const char* path) {
+#if VM_COVERAGE
+    static_cast<Sim*>(p)->ctx->coveragep()->write(path);
+    return 0;
+#else
+    (void)p;
+    (void)path;
+    return -1;
+#endif
 }
 
 }  // extern "C"

@@ -108,15 +108,17 @@ impl RtlUnit {
     /// Opens a fresh model of `cfg`, out of reset. The Verilator model is built on first use
     /// and cached (see [`crate::model`]).
     pub fn open(cfg: &UnitConfig) -> Result<RtlUnit, SimError> {
-        Self::open_from(cfg, None)
+        Self::open_from(cfg, None, false)
     }
 
-    /// [`RtlUnit::open`] of the Verilog in `sources` when given (`cfg` is its unit).
+    /// [`RtlUnit::open`] of the Verilog in `sources` when given (`cfg` is its unit); with
+    /// `coverage`, a model with code coverage points ([`RtlUnit::write_coverage`]).
     pub fn open_from(
         cfg: &UnitConfig,
         sources: Option<&crate::model::RtlSources>,
+        coverage: bool,
     ) -> Result<RtlUnit, SimError> {
-        let model = Model::open_from(cfg, sources)?;
+        let model = Model::open_from(cfg, sources, coverage)?;
         // SAFETY: `new` returns a fresh model instance; it is freed exactly once, in Drop.
         let p = unsafe { (model.new)() };
         let mut u = RtlUnit {
@@ -129,6 +131,22 @@ impl RtlUnit {
         };
         u.reset();
         Ok(u)
+    }
+
+    /// Writes this instance's code coverage (Verilator's `coverage.dat`) to `path`; an error
+    /// for a model built without coverage points.
+    pub fn write_coverage(&self, path: &std::path::Path) -> Result<(), SimError> {
+        if !self.model.coverage {
+            return Err(SimError::Tool("the model has no coverage points".into()));
+        }
+        let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes())
+            .map_err(|_| SimError::Io(format!("{}: a NUL in the path", path.display())))?;
+        // SAFETY: `p` is this instance's live model; `c` outlives the call
+        let r = unsafe { (self.model.coverage_write)(self.p, c.as_ptr()) };
+        if r != 0 || !path.is_file() {
+            return Err(SimError::Io(format!("{}: coverage not written", path.display())));
+        }
+        Ok(())
     }
 
     /// Lanes of this model.

@@ -7,7 +7,7 @@
 //! combined into one (refused for different seeds, counts, units, forms or overlapping shards).
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use pisa_model::SgOp;
@@ -84,6 +84,10 @@ struct RunArgs {
     /// failure (with the replay line), for CI dashboards.
     #[arg(long)]
     junit: Option<PathBuf>,
+    /// Measure the RTL's code coverage (Verilator's line, toggle and expression points) and
+    /// write it into this folder: coverage.dat, coverage.info (lcov), html/, summary.txt.
+    #[arg(long)]
+    code_coverage: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -100,6 +104,10 @@ struct MergeArgs {
     /// Write the merged result as JUnit XML.
     #[arg(long)]
     junit: Option<PathBuf>,
+    /// Add up the shards' code coverage (each report names its --code-coverage folder) into
+    /// this folder.
+    #[arg(long)]
+    code_coverage: Option<PathBuf>,
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {
@@ -273,6 +281,11 @@ fn verdict(r: &Report, merged: bool) -> ExitCode {
     }
 }
 
+/// `p` as an absolute path (for a report read from another folder).
+fn absolute(p: &Path) -> String {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()).display().to_string()
+}
+
 /// The largest report `merge` reads (a report of every form holds about 60 KB).
 const MAX_REPORT_BYTES: u64 = 64 << 20;
 
@@ -297,7 +310,11 @@ fn merge(a: MergeArgs) -> Result<ExitCode, Failure> {
             .map_err(|e| Failure::input(format!("{name}:{}:{}: {e}", e.line(), e.column())))?;
         reports.push(Report::from_json(&v, name).map_err(Failure::input)?);
     }
-    let m = Report::merge(&reports, &names).map_err(Failure::input)?;
+    let cov_plan = match &a.code_coverage {
+        Some(d) => Some((crate::coverage_out::tools()?, crate::coverage_out::DIR.begin(d, false)?)),
+        None => None,
+    };
+    let mut m = Report::merge(&reports, &names).map_err(Failure::input)?;
     errln!(
         "pisa regress merge: {} reports, shards {}, {} of {} cases{}",
         reports.len(),
@@ -306,7 +323,42 @@ fn merge(a: MergeArgs) -> Result<ExitCode, Failure> {
         m.count,
         if m.complete() { " (the whole run)" } else { " (not every shard)" }
     );
-    let code = verdict(&m, true);
+    let mut code = verdict(&m, true);
+    if let (Some(dir), Some((tools, commit))) = (&a.code_coverage, cov_plan) {
+        let mut total = pisa_sim::regress::code_coverage::CodeCoverage::default();
+        let mut sources = Vec::new();
+        for (r, name) in reports.iter().zip(&names) {
+            let Some((d, sha)) = &r.code_coverage_dir else {
+                commit.abandon();
+                return Err(Failure::input(format!(
+                    "{name}: has no code coverage (run the shards with --code-coverage)"
+                )));
+            };
+            let (c, s) = match crate::coverage_out::read(Path::new(d), sha, name) {
+                Ok(x) => x,
+                Err(e) => {
+                    commit.abandon();
+                    return Err(e);
+                }
+            };
+            total.add(&c).map_err(Failure::input)?;
+            if sources.is_empty() {
+                sources = s;
+            }
+        }
+        match crate::coverage_out::write(dir, commit, &total, &sources, &tools) {
+            Ok(sha) => {
+                out!("{}", total.table());
+                outln!("code coverage: {}", dir.display());
+                m.code_coverage_dir = Some((absolute(dir), sha));
+                m.code_coverage = Some(total);
+            }
+            Err(e) => {
+                errln!("pisa regress merge: {} (the verdict above stands)", e.message);
+                code = ExitCode::from(1);
+            }
+        }
+    }
     Ok(write_outputs(&m, &outs, true, code))
 }
 
@@ -386,6 +438,10 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             ))
         })?;
     }
+    let cov_plan = match &a.code_coverage {
+        Some(d) => Some((crate::coverage_out::tools()?, crate::coverage_out::DIR.begin(d, false)?)),
+        None => None,
+    };
     let forms: Vec<SgOp> = a
         .ops
         .iter()
@@ -445,6 +501,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         progress,
         rtl: sources.as_ref(),
         wave_format: a.wave_format,
+        code_coverage: a.code_coverage.is_some(),
     };
     let mut r = run(&cfg, &opts).map_err(|e| Failure::input(e.to_string()))?;
     let mut code = verdict(&r, false);
@@ -460,6 +517,29 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
                     errln!("pisa regress: --vcd-on-fail: {e} (the verdict above stands)");
                     code = ExitCode::from(1);
                 }
+            }
+        }
+    }
+    if let (Some(dir), Some((tools, commit))) = (&a.code_coverage, cov_plan) {
+        let sources: Vec<(String, Vec<u8>)> = match &sources {
+            Some(s) => s.files.clone(),
+            None => pisa_rtl::design::design(&cfg, pisa_rtl::design::BlockName::Unit, "pisa_sg")
+                .map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?
+                .modules
+                .iter()
+                .map(|m| (format!("{}.v", m.name), m.text.clone().into_bytes()))
+                .collect(),
+        };
+        let cov = r.code_coverage.clone().unwrap_or_default();
+        match crate::coverage_out::write(dir, commit, &cov, &sources, &tools) {
+            Ok(sha) => {
+                out!("{}", cov.table());
+                outln!("code coverage: {} (html/index.html)", dir.display());
+                r.code_coverage_dir = Some((absolute(dir), sha));
+            }
+            Err(e) => {
+                errln!("pisa regress: {} (the verdict above stands)", e.message);
+                code = ExitCode::from(1);
             }
         }
     }

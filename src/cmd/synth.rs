@@ -143,68 +143,23 @@ impl Spread {
     }
 }
 
-/// The record of what `pisa synth` wrote into its `--out` folder.
-const LEDGER: &str = "pisa-synth.json";
-const LEDGER_FORMAT: &str = "pisa-synth/1";
-/// What a run writes at the top of `--out`; everything else there is left alone.
-const OURS: [&str; 8] =
-    ["report.json", "report.md", "rtl", "synth", "baseline", "baseline_synth", "pnr", "equiv"];
-
-/// Checks `--out` before any work: a new or empty folder, or one a previous `pisa synth` wrote
-/// (its ledger lists, with sha256, every file under the names it writes, each unchanged). The
-/// run writes into a staging folder inside it; [`finish_out`] moves the results in.
-fn begin_out(out: &Path, force: bool) -> Result<pisa_rtl::outdir::Commit, Failure> {
-    use pisa_rtl::outdir::{list_files, Commit};
-    let bad = |m: String| Failure::input(format!("--out {}: {m}", out.display()));
-    let mut owned = std::collections::BTreeMap::new();
-    if out.exists() {
-        let ledger = out.join(LEDGER);
-        if let Ok(text) = std::fs::read_to_string(&ledger) {
-            let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
-            if v["format"] == LEDGER_FORMAT {
-                for (f, sha) in v["files"].as_object().into_iter().flatten() {
-                    owned.insert(f.clone(), sha.as_str().unwrap_or_default().to_string());
-                }
-                owned.insert(LEDGER.to_string(), pisa_rtl::outdir::sha256_hex(text.as_bytes()));
-            } else if !force {
-                return Err(bad(format!(
-                    "{LEDGER} is not a pisa synth record; refusing to write here (pass --force)"
-                )));
-            }
-        }
-        if !force {
-            let files = list_files(out).map_err(|e| bad(e.to_string()))?;
-            let top = |f: &str| f.split('/').next().unwrap_or("").to_string();
-            if let Some(f) =
-                files.iter().find(|f| OURS.contains(&top(f).as_str()) && !owned.contains_key(*f))
-            {
-                return Err(bad(format!(
-                    "{f} exists and pisa synth did not write it; refusing to replace it (choose another --out or pass --force)"
-                )));
-            }
-        }
-    }
-    let commit = Commit::begin(out, owned, force).map_err(|e| bad(e.to_string()))?;
-    let mut names = OURS.to_vec();
-    names.push(LEDGER);
-    if let Err(e) = commit.check_targets(&names) {
-        commit.abandon();
-        return Err(bad(e.to_string()));
-    }
-    Ok(commit)
-}
-
-/// Moves the run's files into `--out` and records them in its ledger.
-fn finish_out(out: &Path, commit: pisa_rtl::outdir::Commit) -> Result<(), Failure> {
-    let ledger = |written: &std::collections::BTreeMap<String, String>| {
-        let v = serde_json::json!({ "format": LEDGER_FORMAT, "files": written });
-        (serde_json::to_string_pretty(&v).unwrap_or_default() + "\n").into_bytes()
-    };
-    commit
-        .finish_recording(Some((LEDGER, &ledger)))
-        .map(|_| ())
-        .map_err(|e| Failure::input(format!("--out {}: {e}", out.display())))
-}
+/// What `pisa synth` writes into its `--out` folder, and the record of it.
+const OUT: crate::managed_dir::Managed = crate::managed_dir::Managed {
+    flag: "--out",
+    command: "pisa synth",
+    ledger: "pisa-synth.json",
+    format: "pisa-synth/1",
+    ours: &[
+        "report.json",
+        "report.md",
+        "rtl",
+        "synth",
+        "baseline",
+        "baseline_synth",
+        "pnr",
+        "equiv",
+    ],
+};
 
 /// Emits `block` for `cfg` with module prefix `prefix` into `dir`: (top module, the .v files).
 fn emit(
@@ -290,7 +245,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     let out = a.out.clone().unwrap_or_else(|| {
         PathBuf::from(format!("target/synth/{}_{}_{}", a.target.name(), a.block.name(), cfg.tag()))
     });
-    let commit = begin_out(&out, a.force)?;
+    let commit = OUT.begin(&out, a.force)?;
     let work = commit.staging().to_path_buf();
     let (top, files, ports) = emit(&cfg, a.block, "pisa_sg", &work.join("rtl"))?;
     errln!(
@@ -498,7 +453,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         .map_err(io(&rp))?;
     let mp = work.join("report.md");
     std::fs::write(&mp, &md).map_err(io(&mp))?;
-    finish_out(&out, commit)?;
+    OUT.finish(&out, commit)?;
     errln!(
         "synth: wrote {} and {}",
         out.join("report.json").display(),

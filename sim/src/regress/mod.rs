@@ -9,6 +9,7 @@
 //! Stimulus: `pisa_model::gen`, weighted to the edge classes; 1 case in 50 is a reserved opcode
 //! (the unit must write no lane).
 
+pub mod code_coverage;
 pub mod html;
 pub mod report;
 
@@ -51,6 +52,9 @@ pub struct Options<'a> {
     pub rtl: Option<&'a crate::model::RtlSources>,
     /// The waveform format of `vcd_dir`'s files.
     pub wave_format: crate::vcd_dump::WaveFormat,
+    /// Run a model with code coverage points and return their hits
+    /// ([`Report::code_coverage`]).
+    pub code_coverage: bool,
 }
 
 impl Options<'_> {
@@ -66,6 +70,7 @@ impl Options<'_> {
             progress: None,
             rtl: None,
             wave_format: crate::vcd_dump::WaveFormat::Vcd,
+            code_coverage: false,
         }
     }
 }
@@ -258,8 +263,9 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options<'_>) -> Result<Report, Si
     let blocks = total.div_ceil(BLOCK);
     let jobs = o.jobs.clamp(1, blocks.max(1) as usize);
     // one model instance per thread, all opened (and the model built) before the clock starts
-    let mut units: Vec<RtlUnit> =
-        (0..jobs).map(|_| RtlUnit::open_from(cfg, o.rtl)).collect::<Result<_, _>>()?;
+    let mut units: Vec<RtlUnit> = (0..jobs)
+        .map(|_| RtlUnit::open_from(cfg, o.rtl, o.code_coverage))
+        .collect::<Result<_, _>>()?;
     let start = Instant::now();
     let next = AtomicU64::new(0);
     let stop = AtomicU64::new(u64::MAX); // the first block with a mismatch
@@ -328,6 +334,7 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options<'_>) -> Result<Report, Si
         None => None,
         Some((c, got)) => Some(mismatch(cfg, o, &c, got)?),
     };
+    let code_coverage = if o.code_coverage { Some(collect_coverage(&units)?) } else { None };
     let bins = all_bins::<N>(&forms);
     Ok(Report {
         config: cfg.tag(),
@@ -349,7 +356,24 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options<'_>) -> Result<Report, Si
         mismatches: mismatch.into_iter().collect(),
         jobs,
         rtl: o.rtl.map(|r| (r.dir.display().to_string(), r.sha256.clone())),
+        code_coverage,
+        code_coverage_dir: None,
     })
+}
+
+/// The code coverage of the run's model instances (one per thread), summed.
+fn collect_coverage(units: &[RtlUnit]) -> Result<code_coverage::CodeCoverage, SimError> {
+    let mut total = code_coverage::CodeCoverage::default();
+    for u in units {
+        let p = std::env::temp_dir().join(pisa_rtl::outdir::unique_name("pisa-coverage.dat"));
+        let r = u.write_coverage(&p).and_then(|()| {
+            std::fs::read_to_string(&p).map_err(|e| SimError::Io(format!("{}: {e}", p.display())))
+        });
+        let _ = std::fs::remove_file(&p);
+        let c = code_coverage::CodeCoverage::parse(&r?, "coverage.dat").map_err(SimError::Io)?;
+        total.add(&c).map_err(SimError::Io)?;
+    }
+    Ok(total)
 }
 
 /// The report of a mismatching case, with its VCD when `o.vcd_dir` asks for one.
@@ -404,7 +428,7 @@ fn write_vcd(
             Err(e) => return Err(io(e)),
         }
     };
-    let mut fresh = RtlUnit::open_from(cfg, rtl)?;
+    let mut fresh = RtlUnit::open_from(cfg, rtl, false)?;
     crate::vcd_dump::write_case_as(
         format,
         std::io::BufWriter::new(file),
@@ -454,7 +478,7 @@ pub fn run_with_corrupted_model<const N: usize>(
     o: &Options<'_>,
     corrupt: fn(SgOp, &mut SgOutputs<N>),
 ) -> Result<Report, SimError> {
-    let mut unit = RtlUnit::open_from(cfg, o.rtl)?;
+    let mut unit = RtlUnit::open_from(cfg, o.rtl, false)?;
     let forms: Vec<SgOp> = if o.forms.is_empty() { SgOp::all() } else { o.forms.clone() };
     for i in 0..o.count {
         let mut c = make_case::<N>(o.seed, i, &forms, false);

@@ -154,6 +154,11 @@ pub struct Report {
     /// The Verilog run when it was not the generator's (`--rtl-dir`): the folder and the
     /// sha256 of its files.
     pub rtl: Option<(String, String)>,
+    /// The RTL code coverage of the run (`--code-coverage`), when it was measured.
+    pub code_coverage: Option<super::code_coverage::CodeCoverage>,
+    /// Where that coverage was written (its `coverage.dat`), and the file's sha256: what a merge
+    /// reads (and checks) to combine shards' coverage.
+    pub code_coverage_dir: Option<(String, String)>,
 }
 
 fn mask_name(m: MaskClass) -> &'static str {
@@ -197,6 +202,8 @@ impl Report {
             mismatches,
             jobs: 1,
             rtl: o.rtl.map(|r| (r.dir.display().to_string(), r.sha256.clone())),
+            code_coverage: None,
+            code_coverage_dir: None,
         }
     }
 
@@ -263,6 +270,13 @@ impl Report {
             "cycles": self.cycles,
             "jobs": self.jobs,
             "rtl": self.rtl.as_ref().map(|(dir, sha)| json!({"dir": dir, "sha256": sha})),
+            "code_coverage": self.code_coverage.as_ref().map(|c| json!({
+                "dir": self.code_coverage_dir.as_ref().map(|d| &d.0),
+                "dat_sha256": self.code_coverage_dir.as_ref().map(|d| &d.1),
+                "points": c.totals().into_iter()
+                    .map(|(k, (h, n))| (k, json!({"hit": h, "points": n})))
+                    .collect::<serde_json::Map<_, _>>(),
+            })),
             "bins_hit": hit,
             "bins": bins,
             "reserved_cases": self.reserved_cases,
@@ -499,7 +513,17 @@ impl Report {
                 _ => return Err(err("\"rtl\" is neither null nor {\"dir\", \"sha256\"}")),
             },
         };
+        // where the run's code coverage went: merge reads it from there (and checks its sha256)
+        let code_coverage_dir = match &v["code_coverage"] {
+            Value::Null => None,
+            c => match (c["dir"].as_str(), c["dat_sha256"].as_str()) {
+                (Some(d), Some(h)) => Some((d.to_string(), h.to_string())),
+                _ => None,
+            },
+        };
         Ok(Report {
+            code_coverage: None,
+            code_coverage_dir,
             rtl,
             config: config.to_string(),
             unit,
