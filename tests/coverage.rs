@@ -92,28 +92,16 @@ fn a_short_run_has_a_known_hit_line_and_a_known_unhit_toggle() {
     let page = std::fs::read_to_string(cov.join("html/rtl/pisa_sg_unit.v.gcov.html")).unwrap();
     assert!(page.contains("wen_o"), "the page shows the source");
     // the folder is the command's own: another run replaces its files, not someone else's
-    let (code, _, err) = pisa(&[
-        "regress",
-        "--config",
-        L8,
-        "--count",
-        "200",
-        "--code-coverage",
-        cov.to_str().unwrap(),
-    ]);
+    let short = |dir: &Path| {
+        let args = ["regress", "--config", L8, "--count", "200", "--code-coverage"];
+        pisa(&[&args[..], &[dir.to_str().unwrap()]].concat())
+    };
+    let (code, _, err) = short(&cov);
     assert_eq!(code, 0, "{err}");
     let theirs = d.join("theirs");
     std::fs::create_dir_all(theirs.join("html")).unwrap();
     std::fs::write(theirs.join("html/index.html"), "mine").unwrap();
-    let (code, _, err) = pisa(&[
-        "regress",
-        "--config",
-        L8,
-        "--count",
-        "200",
-        "--code-coverage",
-        theirs.to_str().unwrap(),
-    ]);
+    let (code, _, err) = short(&theirs);
     assert_eq!(code, 2, "{err}");
     assert_eq!(std::fs::read_to_string(theirs.join("html/index.html")).unwrap(), "mine");
     let _ = std::fs::remove_dir_all(d);
@@ -146,6 +134,20 @@ fn merged_shard_coverage_equals_one_runs() {
     // each shard's counts add up to the merged ones
     let (c1, c2) = (points(&d.join("c1")), points(&d.join("c2")));
     assert!(merged.iter().all(|(k, n)| c1[k] + c2[k] == *n));
+    // the shards' folders collected beside their reports elsewhere (as from other machines)
+    let moved = d.join("moved");
+    std::fs::create_dir_all(&moved).unwrap();
+    for f in ["c1", "c2", "s1.json", "s2.json"] {
+        std::fs::rename(d.join(f), moved.join(f)).unwrap();
+    }
+    let m = |f: &str| moved.join(f).to_str().unwrap().to_string();
+    let (code, out, err) =
+        pisa(&["regress", "merge", &m("s1.json"), &m("s2.json"), "--code-coverage", &p("again")]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(points(&d.join("again")), merged);
+    for f in ["c1", "c2", "s1.json", "s2.json"] {
+        std::fs::rename(moved.join(f), d.join(f)).unwrap();
+    }
     // a shard's coverage changed after its report was written: refused
     let dat = d.join("c2/coverage.dat");
     let text = std::fs::read_to_string(&dat).unwrap();

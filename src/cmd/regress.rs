@@ -334,7 +334,14 @@ fn merge(a: MergeArgs) -> Result<ExitCode, Failure> {
                     "{name}: has no code coverage (run the shards with --code-coverage)"
                 )));
             };
-            let (c, s) = match crate::coverage_out::read(Path::new(d), sha, name) {
+            // where the shard wrote it, or beside its report (shards run on other machines
+            // and their folders are collected next to their reports)
+            let mut dir = PathBuf::from(d);
+            let report_dir = Path::new(name).parent().unwrap_or(Path::new(""));
+            if let (false, Some(base)) = (dir.is_dir(), dir.file_name()) {
+                dir = report_dir.join(base);
+            }
+            let (c, s) = match crate::coverage_out::read(&dir, sha, name) {
                 Ok(x) => x,
                 Err(e) => {
                     commit.abandon();
