@@ -560,7 +560,7 @@ impl Model {
         let lib = dir.join("model.so");
         let bytes = match check_entry(&dir, &key) {
             Entry::Good(bytes) => bytes,
-            first => {
+            _ => {
                 std::fs::create_dir_all(&cache)
                     .map_err(|e| SimError::Io(format!("{}: {e}", cache.display())))?;
                 let lock_path = cache.join(format!("{key}.lock"));
@@ -603,7 +603,6 @@ impl Model {
                     }
                 };
                 let _ = lock.unlock();
-                drop(first);
                 bytes
             }
         };

@@ -180,16 +180,6 @@ pub fn write_case_as<W: Write + Seek>(
     }
 }
 
-/// [`write_case_as`] in VCD, to any writer.
-pub fn write_case<W: Write>(
-    out: W,
-    unit: &mut RtlUnit,
-    inp: &PortIn<'_>,
-    expected: &PortOut,
-) -> std::io::Result<()> {
-    write_waves(VcdSink::new(out)?, unit, inp, expected)
-}
-
 fn write_waves<S: WaveSink>(
     mut w: S,
     unit: &mut RtlUnit,

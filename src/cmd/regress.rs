@@ -348,7 +348,10 @@ fn merge(a: MergeArgs) -> Result<ExitCode, Failure> {
                     return Err(e);
                 }
             };
-            total.add(&c).map_err(Failure::input)?;
+            if let Err(e) = total.add(&c) {
+                commit.abandon();
+                return Err(Failure::input(e));
+            }
             if sources.is_empty() {
                 sources = s;
             }
