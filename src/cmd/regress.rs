@@ -281,6 +281,31 @@ fn verdict(r: &Report, merged: bool) -> ExitCode {
     }
 }
 
+/// Writes the report's code coverage into `dir` (after the verdict), prints its summary and
+/// records where it went; a failed write is reported after the verdict, with exit status 1.
+fn write_coverage(
+    r: &mut Report,
+    dir: &Path,
+    commit: pisa_rtl::outdir::Commit,
+    sources: &[(String, Vec<u8>)],
+    tools: &crate::coverage_out::Tools,
+    code: ExitCode,
+) -> ExitCode {
+    let cov = r.code_coverage.clone().unwrap_or_default();
+    match crate::coverage_out::write(dir, commit, &cov, sources, tools) {
+        Ok(sha) => {
+            out!("{}", cov.table());
+            outln!("code coverage: {} (html/index.html)", dir.display());
+            r.code_coverage_dir = Some((absolute(dir), sha));
+            code
+        }
+        Err(e) => {
+            errln!("pisa regress: {} (the verdict above stands)", e.message);
+            ExitCode::from(1)
+        }
+    }
+}
+
 /// `p` as an absolute path (for a report read from another folder).
 fn absolute(p: &Path) -> String {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()).display().to_string()
@@ -356,18 +381,8 @@ fn merge(a: MergeArgs) -> Result<ExitCode, Failure> {
                 sources = s;
             }
         }
-        match crate::coverage_out::write(dir, commit, &total, &sources, &tools) {
-            Ok(sha) => {
-                out!("{}", total.table());
-                outln!("code coverage: {}", dir.display());
-                m.code_coverage_dir = Some((absolute(dir), sha));
-                m.code_coverage = Some(total);
-            }
-            Err(e) => {
-                errln!("pisa regress merge: {} (the verdict above stands)", e.message);
-                code = ExitCode::from(1);
-            }
-        }
+        m.code_coverage = Some(total);
+        code = write_coverage(&mut m, dir, commit, &sources, &tools, code);
     }
     Ok(write_outputs(&m, &outs, true, code))
 }
@@ -540,18 +555,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
                 .map(|m| (format!("{}.v", m.name), m.text.clone().into_bytes()))
                 .collect(),
         };
-        let cov = r.code_coverage.clone().unwrap_or_default();
-        match crate::coverage_out::write(dir, commit, &cov, &sources, &tools) {
-            Ok(sha) => {
-                out!("{}", cov.table());
-                outln!("code coverage: {} (html/index.html)", dir.display());
-                r.code_coverage_dir = Some((absolute(dir), sha));
-            }
-            Err(e) => {
-                errln!("pisa regress: {} (the verdict above stands)", e.message);
-                code = ExitCode::from(1);
-            }
-        }
+        code = write_coverage(&mut r, dir, commit, &sources, &tools, code);
     }
     Ok(write_outputs(&r, &outs, false, code))
 }
