@@ -12,6 +12,7 @@ mod coverage_out;
 mod junit;
 mod managed_dir;
 mod report_file;
+mod work_dir;
 
 use std::process::ExitCode;
 
@@ -40,6 +41,9 @@ enum Cmd {
     Emit(cmd::emit::Args),
     /// Constrained-random differential regression: the Verilated RTL against the model.
     Regress(Box<cmd::regress::Args>),
+    /// Mutation score of the regression: yosys mutants of the unit, each run until a case
+    /// fails; the survivors proven equivalent or listed as gaps.
+    Mutate(Box<cmd::mutate::Args>),
     /// Prove the RTL equal to the independent Verilog specs (yosys + ABC).
     Prove(cmd::prove::Args),
     /// FPGA synthesis (and place and route) with a QoR report against a behavioural baseline.
@@ -67,6 +71,7 @@ fn main() -> ExitCode {
         Cmd::Bench(a) => cmd::bench::main(a),
         Cmd::Emit(a) => cmd::emit::main(a),
         Cmd::Regress(a) => cmd::regress::main(*a),
+        Cmd::Mutate(a) => cmd::mutate::main(*a),
         Cmd::Prove(a) => cmd::prove::main(a),
         Cmd::Synth(a) => cmd::synth::main(a),
     };

@@ -107,7 +107,7 @@ pub fn replay(property: &Property, ports: &Ports, lanes: usize) -> String {
                 all,
             )
         }
-        Property::Pipeline { .. } => {
+        Property::Pipeline { .. } | Property::Mutant { .. } => {
             // one cycle's port values; [`sequence`] joins the cycles
             let v: serde_json::Map<String, serde_json::Value> = ports
                 .0

@@ -107,9 +107,10 @@ impl Job {
             Property::Xbar => harness::xbar(&need(&rtl.xbar, "_shfl_xbar")?, rtl.lanes),
             Property::Lzc => harness::lzc(&need(&rtl.lzc, "_lzc")?, rtl.lanes),
             Property::Reduce(op) => harness::reduce(&need(&rtl.reduce, "_reduce")?, rtl.lanes, *op),
-            Property::Pipeline { .. } => {
+            Property::Pipeline { .. } | Property::Mutant { .. } => {
                 return Err(ProveError::Input(
-                    "pipeline properties are built with Job::pipeline".into(),
+                    "pipeline and mutant properties are built with Job::pipeline and Job::mutant"
+                        .into(),
                 ))
             }
         };
@@ -155,6 +156,35 @@ impl Job {
             files,
             miter: harness::pipeline(&pu, &cu, piped.lanes, latency),
             frames: Some(latency + extra + 1),
+        })
+    }
+}
+
+impl Job {
+    /// Mutant `index` of the mutated netlist `netlist` (module `netlist_top`, a `mutsel` input
+    /// `width` bits wide) against the unit in `unit`, cycle by cycle (both have the unit's
+    /// latency), over `latency + 3` cycles from reset.
+    pub fn mutant(
+        unit: &RtlDir,
+        netlist: &Path,
+        netlist_top: &str,
+        width: u32,
+        index: u32,
+    ) -> Result<Job, ProveError> {
+        let top = unit.unit.clone().ok_or_else(|| {
+            ProveError::Input(format!("{}: no *_unit module", unit.dir.display()))
+        })?;
+        let wrapper = format!("pisa_mutant_{index}");
+        let mut files = unit.files.clone();
+        files.push(netlist.to_path_buf());
+        let miter = harness::mutant(&wrapper, netlist_top, unit.lanes, width, index)
+            + &harness::pipeline(&wrapper, &top, unit.lanes, 0);
+        Ok(Job {
+            property: Property::Mutant { index, latency: unit.latency },
+            lanes: unit.lanes,
+            files,
+            miter,
+            frames: Some(unit.latency + 3),
         })
     }
 }

@@ -146,3 +146,21 @@ pub fn pipeline(piped: &str, comb: &str, lanes: usize, latency: usize) -> String
     writeln!(s, "endmodule").unwrap();
     s
 }
+
+/// A wrapper `name` with the unit's ports around the mutated netlist `netlist` (`lanes` lanes),
+/// its `mutsel` input (`width` bits) tied to `index`: one mutant as a unit.
+pub fn mutant(name: &str, netlist: &str, lanes: usize, width: u32, index: u32) -> String {
+    let (n, w) = (lanes, 32 * lanes - 1);
+    format!(
+        "module {name} (\n\
+         \x20   input wire clk_i, input wire rst_ni, input wire valid_i, input wire [7:0] op_i,\n\
+         \x20   input wire [{w}:0] src0_i, input wire [{w}:0] src1_i, input wire [31:0] mask_i,\n\
+         \x20   input wire [{p}:0] activemask_i, output wire [{w}:0] dst_o, output wire [{p}:0] wen_o,\n\
+         \x20   output wire valid_o);\n\
+         \x20   {netlist} u (.clk_i(clk_i), .rst_ni(rst_ni), .valid_i(valid_i), .op_i(op_i), .src0_i(src0_i),\n\
+         \x20       .src1_i(src1_i), .mask_i(mask_i), .activemask_i(activemask_i), .dst_o(dst_o),\n\
+         \x20       .wen_o(wen_o), .valid_o(valid_o), .mutsel({width}'d{index}));\n\
+         endmodule\n",
+        p = n - 1
+    )
+}

@@ -21,6 +21,11 @@ pub enum Property {
     /// `latency + extra` cycles from reset (bounded proof), with `valid_i` bubbles and `rst_ni`
     /// free.
     Pipeline { pipeline: usize, latency: usize },
+    /// Mutant `index` of a mutated netlist of the unit (`pisa mutate`) produces what the unit
+    /// produces, cycle by cycle, for every input sequence of `latency + 3` cycles from reset
+    /// (the unit's pipeline holds no state longer than `latency` cycles, so this bound covers
+    /// every path from an input to an output).
+    Mutant { index: u32, latency: usize },
 }
 
 impl Property {
@@ -31,6 +36,7 @@ impl Property {
             Property::Lzc => "lzc",
             Property::Reduce(_) => "reduce",
             Property::Pipeline { .. } => "pipeline",
+            Property::Mutant { .. } => "mutant",
         }
     }
 
@@ -41,6 +47,7 @@ impl Property {
             Property::Lzc => "lzc".into(),
             Property::Reduce(op) => format!("reduce_{}", op.to_string().replace('.', "_")),
             Property::Pipeline { pipeline, .. } => format!("pipeline_p{pipeline}"),
+            Property::Mutant { index, .. } => format!("mutant_{index}"),
         }
     }
 
@@ -49,6 +56,7 @@ impl Property {
         match self {
             Property::Reduce(SgOp::Ired { op: IredOp::Sum, ty: IntType::B32 }) => 100,
             Property::Pipeline { .. } => 60,
+            Property::Mutant { .. } => 50,
             Property::Reduce(SgOp::Ired { op: IredOp::Sum, .. }) => 40,
             Property::Xbar => 30,
             Property::Reduce(_) => 20,
@@ -91,6 +99,7 @@ impl fmt::Display for Property {
             Property::Pipeline { pipeline, latency } => {
                 write!(f, "unit pipeline={pipeline} == unit pipeline=0, {latency}-cycle latency")
             }
+            Property::Mutant { index, .. } => write!(f, "mutant {index} == unit"),
         }
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod backend;
 pub mod model;
+pub mod mutate;
 pub mod regress;
 pub mod unit;
 pub mod vcd_dump;

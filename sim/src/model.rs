@@ -41,7 +41,7 @@ use sha2::{Digest, Sha256};
 use crate::unit::SimError;
 
 const SHIM: &str = include_str!("shim.cpp");
-const ABI: u32 = 3;
+const ABI: u32 = 4;
 /// Verilator's flags: the fast X handling of a model that never reads uninitialized state (reset
 /// drives every valid bit; `dst_o` of lanes that do not write is never compared).
 const VERILATOR_FLAGS: &[&str] =
@@ -86,6 +86,8 @@ type CyclesFn = unsafe extern "C" fn(
     *mut u32,
 );
 
+type MutantFn = unsafe extern "C" fn(*mut std::ffi::c_void, u32) -> i32;
+
 type CovWriteFn = unsafe extern "C" fn(*mut std::ffi::c_void, *const std::ffi::c_char) -> i32;
 
 type RunFn = unsafe extern "C" fn(
@@ -114,6 +116,7 @@ pub struct Model {
     pub(crate) cycles: CyclesFn,
     pub(crate) run: RunFn,
     pub(crate) coverage_write: CovWriteFn,
+    pub(crate) mutant: MutantFn,
     /// Built with code coverage points.
     pub coverage: bool,
     // keeps the library mapped while the function pointers above are in use
@@ -453,6 +456,8 @@ pub struct RtlSources {
     pub edited: Vec<String>,
     /// The sha256 of all the files, in order: which Verilog a report was made on.
     pub sha256: String,
+    /// The width of the top's `mutsel` input: a mutated netlist (`crate::mutate`), 0 for none.
+    pub mutsel: u32,
 }
 
 impl RtlSources {
@@ -506,7 +511,36 @@ impl RtlSources {
             files,
             edited,
             sha256: format!("{:x}", h.finalize()),
+            mutsel: 0,
         })
+    }
+
+    /// One netlist file `name` (for example yosys' `write_verilog` of a mutated unit) whose
+    /// module `top` has the ports of the unit `cfg`, and a `mutsel` input `mutsel` bits wide
+    /// when `mutsel > 0`; `dir` is where it came from (for messages).
+    pub fn netlist(
+        dir: &Path,
+        cfg: &UnitConfig,
+        top: &str,
+        name: &str,
+        text: Vec<u8>,
+        mutsel: u32,
+    ) -> RtlSources {
+        let mut h = Sha256::new();
+        h.update(name.as_bytes());
+        h.update([0]);
+        h.update(&text);
+        h.update([0]);
+        RtlSources {
+            dir: dir.to_path_buf(),
+            prefix: String::new(),
+            top: top.to_string(),
+            cfg: cfg.clone(),
+            files: vec![(name.to_string(), text)],
+            edited: vec![],
+            sha256: format!("{:x}", h.finalize()),
+            mutsel,
+        }
     }
 }
 
@@ -530,7 +564,9 @@ impl Model {
         // the emitted Verilog is a function of the unit and the generator's sources
         let mut h = Sha256::new();
         let verilog = match sources {
-            Some(src) => format!("rtl-dir {} {} {}", src.prefix, src.top, src.sha256),
+            Some(src) => {
+                format!("rtl-dir {} {} {} {}", src.prefix, src.top, src.sha256, src.mutsel)
+            }
             None => pisa_rtl::SOURCE_SHA256.to_string(),
         };
         for part in [
@@ -647,6 +683,7 @@ impl Model {
             let cycles = *l.get::<CyclesFn>(b"pisa_sim_cycles").map_err(bad)?;
             let run = *l.get::<RunFn>(b"pisa_sim_run").map_err(bad)?;
             let coverage_write = *l.get::<CovWriteFn>(b"pisa_sim_coverage_write").map_err(bad)?;
+            let mutant = *l.get::<MutantFn>(b"pisa_sim_mutant").map_err(bad)?;
             Ok(Arc::new(Model {
                 cfg: cfg.clone(),
                 dir: dir.to_path_buf(),
@@ -659,6 +696,7 @@ impl Model {
                 cycles,
                 run,
                 coverage_write,
+                mutant,
                 coverage,
                 _lib: l,
                 _memfd: memfd,
@@ -720,7 +758,10 @@ fn build(
             }
         };
         sources.sort();
-        sources.insert(0, waivers);
+        // a netlist comes without the emission's waivers
+        if waivers.is_file() {
+            sources.insert(0, waivers);
+        }
         let obj = work.join("obj");
         let mut v = Command::new(&tools.verilator);
         if let Some(r) = &tools.root_env {
@@ -759,10 +800,13 @@ fn build(
         cpp.extend(generated);
         cpp.push(work.join("shim.cpp"));
         // the lane count and whether the model has coverage points, as the shim reads them
-        let defines = [
+        let mut defines = vec![
             format!("-DPISA_LANES={}", cfg.lanes),
             CXX_COVERAGE[usize::from(coverage)].to_string(),
         ];
+        if given.is_some_and(|s| s.mutsel > 0) {
+            defines.push("-DPISA_MUTSEL=1".to_string());
+        }
         compile(tools, &cpp, &obj, &inc, &defines, &work, &watchdog)?;
         // the record of what was built, checked before every load
         let lib = std::fs::read(work.join("model.so"))

@@ -45,7 +45,7 @@ inline void sample(Vpisa* m, uint32_t* dst, uint32_t* wen, uint32_t* valid) {
 extern "C" {
 
 // The shim's interface version; pisa-sim refuses a library with another one.
-uint32_t pisa_sim_abi() { return 3; }
+uint32_t pisa_sim_abi() { return 4; }
 
 uint32_t pisa_sim_lanes() { return PISA_LANES; }
 
@@ -140,6 +140,19 @@ uint32_t pisa_sim_run(void* p, uint32_t n, uint32_t clocked, const int32_t* sche
         }
     }
     return results;
+}
+
+// Selects mutant `k` of a mutated netlist (its `mutsel` input; 0: no mutation): 0, or -1 when
+// the model has no `mutsel` input (PISA_MUTSEL undefined).
+int32_t pisa_sim_mutant(void* p, uint32_t k) {
+#ifdef PISA_MUTSEL
+    static_cast<Sim*>(p)->m->mutsel = k;
+    return 0;
+#else
+    (void)p;
+    (void)k;
+    return -1;
+#endif
 }
 
 // Writes the instance's code coverage (Verilator's coverage.dat) to `path`: 0, or -1 when the

@@ -149,6 +149,17 @@ impl RtlUnit {
         Ok(())
     }
 
+    /// Selects mutant `k` of a mutated netlist (0: the unmutated unit); an error for a model
+    /// without a `mutsel` input. The selection holds until the next call, through resets.
+    pub fn set_mutant(&mut self, k: u32) -> Result<(), SimError> {
+        // SAFETY: `p` is this instance's live model
+        let r = unsafe { (self.model.mutant)(self.p, k) };
+        if r != 0 {
+            return Err(SimError::Tool("the model has no mutsel input".into()));
+        }
+        Ok(())
+    }
+
     /// Lanes of this model.
     pub fn lanes(&self) -> usize {
         self.lanes
@@ -325,6 +336,8 @@ impl RtlUnit {
     /// reads the operands and writes `out` in place (no copies): a combinational unit evaluates
     /// each; a pipelined one streams them one per clock, with an idle cycle before an operation
     /// wherever `bubble()` says so. `out` receives one result per operation, in issue order.
+    /// Returns the number of results the unit gave (`valid_o` cycles of a pipelined unit): the
+    /// number of operations for a working unit; when it is fewer, the missing results are zero.
     ///
     /// Panics if `N` is not this model's lane count or the slices differ in length (programming
     /// errors).
@@ -334,7 +347,7 @@ impl RtlUnit {
         inputs: &[SgInputs<N>],
         bubble: &mut dyn FnMut() -> bool,
         out: &mut Vec<SgOutputs<N>>,
-    ) {
+    ) -> usize {
         assert_eq!(N, self.lanes, "run_inputs: {N} lanes on a {}-lane model", self.lanes);
         assert_eq!(codes.len(), inputs.len(), "run_inputs: one opcode per operation");
         let n = inputs.len();
@@ -370,7 +383,7 @@ impl RtlUnit {
         if clocked {
             self.cycles += sched.len() as u64;
         }
-        assert_eq!(results as usize, n, "every operation returns in order ({})", self.tag());
+        results as usize
     }
 
     /// Streams `count` operations through the unit (see [`RtlUnit::run_batch`]); `done(i, out)`

@@ -3,6 +3,20 @@
 pub mod bench;
 pub mod emit;
 pub mod exec;
+#[cfg(feature = "cosim")]
+pub mod mutate;
+/// `pisa mutate` in a build without co-simulation: takes any arguments and says what is missing.
+#[cfg(not(feature = "cosim"))]
+pub mod mutate {
+    #[derive(clap::Args)]
+    pub struct Args {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        _rest: Vec<String>,
+    }
+    pub fn main(_: Args) -> Result<std::process::ExitCode, crate::Failure> {
+        Err(super::no_cosim("pisa mutate"))
+    }
+}
 pub mod preset;
 pub mod prove;
 #[cfg(feature = "cosim")]

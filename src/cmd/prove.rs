@@ -14,6 +14,7 @@ use pisa_model::SgOp;
 use pisa_rtl::design::{design, BlockName};
 use pisa_rtl::UnitConfig;
 
+use crate::work_dir::WorkDir;
 use crate::Failure;
 
 #[derive(clap::Args)]
@@ -51,54 +52,8 @@ pub struct Args {
     report: Option<PathBuf>,
 }
 
-/// The proofs' work folder: a fresh temporary one, removed when the command ends unless a proof
-/// failed (its logs are named), or the user's `--work`: new, empty, or one a previous
-/// `pisa prove` used (it holds the marker file `.pisa-prove`), never removed.
-struct WorkDir {
-    path: PathBuf,
-    temporary: bool,
-    keep: std::cell::Cell<bool>,
-}
-
-const MARKER: &str = ".pisa-prove";
 /// The `format` of the `--report` file.
 const PROVE_REPORT_FORMAT: &str = "pisa-prove-report/1";
-
-impl WorkDir {
-    fn open(given: Option<&Path>) -> Result<WorkDir, Failure> {
-        let Some(w) = given else {
-            let path = pisa_rtl::outdir::fresh_dir(&std::env::temp_dir(), "pisa-prove")
-                .map_err(|e| Failure::input(e.to_string()))?;
-            return Ok(WorkDir { path, temporary: true, keep: false.into() });
-        };
-        // the proofs write below --work by path: no link in it may lead them elsewhere
-        pisa_rtl::outdir::refuse_links(w)
-            .map_err(|e| Failure::input(format!("--work {}: {e}", w.display())))?;
-        if w.exists() {
-            let io = |e: std::io::Error| Failure::input(format!("--work {}: {e}", w.display()));
-            let empty = std::fs::read_dir(w).map_err(io)?.next().is_none();
-            if !empty && !w.join(MARKER).is_file() {
-                return Err(Failure::input(format!(
-                    "--work {}: the folder holds files that pisa prove did not write; give a new or empty folder",
-                    w.display()
-                )));
-            }
-        }
-        std::fs::create_dir_all(w)
-            .map_err(|e| Failure::input(format!("--work {}: {e}", w.display())))?;
-        std::fs::write(w.join(MARKER), "pisa prove keeps its miters, scripts and logs here\n")
-            .map_err(|e| Failure::input(format!("--work {}: {e}", w.display())))?;
-        Ok(WorkDir { path: w.to_path_buf(), temporary: false, keep: false.into() })
-    }
-}
-
-impl Drop for WorkDir {
-    fn drop(&mut self) {
-        if self.temporary && !self.keep.get() {
-            let _ = std::fs::remove_dir_all(&self.path);
-        }
-    }
-}
 
 fn emit(dir: &Path, cfg: &UnitConfig, prefix: &str) -> Result<RtlDir, Failure> {
     let d = design(cfg, BlockName::Unit, prefix)
@@ -162,7 +117,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
             .collect();
         crate::report_file::check(std::slice::from_ref(o), &inputs)?;
     }
-    let work = WorkDir::open(a.work.as_deref())?;
+    let work = WorkDir::open(a.work.as_deref(), "prove")?;
     let rtl = match given {
         Some(r) => r,
         None => emit(

@@ -135,7 +135,7 @@ fn parse_shard(s: &str, what: &str) -> Result<(u64, u64), String> {
 }
 
 /// `--shard`: `K/N`, or `auto` from the engine that runs the job.
-fn shard(s: &str) -> Result<(u64, u64), Failure> {
+pub(crate) fn shard(s: &str) -> Result<(u64, u64), Failure> {
     if s != "auto" {
         return parse_shard(s, "--shard").map_err(Failure::input);
     }
@@ -527,6 +527,7 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
         rtl: sources.as_ref(),
         wave_format: a.wave_format,
         code_coverage: a.code_coverage.is_some(),
+        mutant: 0,
     };
     let mut r = run(&cfg, &opts).map_err(|e| Failure::input(e.to_string()))?;
     let mut code = verdict(&r, false);

@@ -55,6 +55,8 @@ pub struct Options<'a> {
     /// Run a model with code coverage points and return their hits
     /// ([`Report::code_coverage`]).
     pub code_coverage: bool,
+    /// The mutant of a mutated netlist (`rtl` with a `mutsel` input) to run; 0: none.
+    pub mutant: u32,
 }
 
 impl Options<'_> {
@@ -71,6 +73,7 @@ impl Options<'_> {
             rtl: None,
             wave_format: crate::vcd_dump::WaveFormat::Vcd,
             code_coverage: false,
+            mutant: 0,
         }
     }
 }
@@ -224,9 +227,17 @@ fn run_block<const N: usize>(
     let start_cycles = unit.cycles();
     let mut bubbles = cases.bubble.iter().copied();
     let mut got = std::mem::take(&mut cases.got);
-    unit.run_inputs(&cases.code, &cases.inp, &mut || bubbles.next().unwrap_or(false), &mut got);
+    let results =
+        unit.run_inputs(&cases.code, &cases.inp, &mut || bubbles.next().unwrap_or(false), &mut got);
     cases.got = got;
-    let bad = (0..cases.inp.len()).find(|&i| !cases.got[i].agrees_with(&cases.want[i]));
+    let n = cases.inp.len();
+    let mut bad = (0..n).find(|&i| !cases.got[i].agrees_with(&cases.want[i]));
+    if results != n {
+        // valid_o rose for fewer or more cycles than operations were issued (a broken unit, or
+        // a mutant): the first operation without its own result fails (its outputs read as
+        // zero), or the last one when there were too many
+        bad = Some(bad.unwrap_or(n - 1).min(results.min(n - 1)));
+    }
     let counted = bad.map_or(cases.inp.len(), |i| i + 1);
     let mut reserved_cases = 0;
     for (op, inp) in cases.op[..counted].iter().zip(&cases.inp) {
@@ -264,8 +275,14 @@ fn run_n<const N: usize>(cfg: &UnitConfig, o: &Options<'_>) -> Result<Report, Si
     let jobs = o.jobs.clamp(1, blocks.max(1) as usize);
     // one model instance per thread, all opened (and the model built) before the clock starts
     let mut units: Vec<RtlUnit> = (0..jobs)
-        .map(|_| RtlUnit::open_from(cfg, o.rtl, o.code_coverage))
-        .collect::<Result<_, _>>()?;
+        .map(|_| {
+            let mut u = RtlUnit::open_from(cfg, o.rtl, o.code_coverage)?;
+            if o.mutant > 0 {
+                u.set_mutant(o.mutant)?;
+            }
+            Ok(u)
+        })
+        .collect::<Result<_, SimError>>()?;
     let start = Instant::now();
     let next = AtomicU64::new(0);
     let stop = AtomicU64::new(u64::MAX); // the first block with a mismatch
