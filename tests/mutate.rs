@@ -50,10 +50,11 @@ fn mutsel_width(netlist: &str) -> u32 {
     }
 }
 
-/// iverilog: the netlist with mutant `k` and with none, on the failing case `replay` (the raw
-/// port description a regression prints for an 8-lane unit): whether they disagree in `wen_o`
-/// or in a written lane.
-fn iverilog_disagrees(dir: &Path, netlist: &Path, k: u32, replay: &str) -> bool {
+/// Verilog literals of one 8-lane case: (op_i, src0_i, src1_i, mask_i, activemask_i).
+type Case = (String, String, String, String, String);
+
+/// The failing case `replay` (the raw port description a regression prints for an 8-lane unit).
+fn from_replay(replay: &str) -> Case {
     let r: Value = serde_json::from_str(replay).unwrap();
     let words = |key: &str| -> String {
         let v: Vec<String> = r[key]
@@ -65,14 +66,27 @@ fn iverilog_disagrees(dir: &Path, netlist: &Path, k: u32, replay: &str) -> bool 
             .collect();
         format!("{{{}}}", v.join(", "))
     };
-    let hex = |key: &str| {
-        u32::from_str_radix(r[key].as_str().unwrap().trim_start_matches("0x"), 16).unwrap()
-    };
+    let hex =
+        |key: &str, w: u32| format!("{w}'h{}", r[key].as_str().unwrap().trim_start_matches("0x"));
+    (hex("op_i", 8), words("src0"), words("src1"), hex("mask", 32), hex("activemask", 8))
+}
+
+/// The solver's counterexample of a combinational proof (hex port values).
+fn from_cex(cex: &str) -> Case {
+    let r: Value = serde_json::from_str(cex).unwrap();
+    let hex =
+        |key: &str, w: u32| format!("{w}'h{}", r[key].as_str().unwrap().trim_start_matches("0x"));
+    (hex("op", 8), hex("src0", 256), hex("src1", 256), hex("mask", 32), hex("activemask", 8))
+}
+
+/// iverilog: the netlist with mutant `k` and with none, on `case`: whether they disagree in
+/// `wen_o` or in a written lane.
+fn iverilog_disagrees(dir: &Path, netlist: &Path, k: u32, case: &Case) -> bool {
     let width = mutsel_width(&std::fs::read_to_string(netlist).unwrap());
     let tb = format!(
         "module tb;\n\
-         reg [7:0] op_i = 8'h{op:02x}; reg [255:0] src0_i = {s0}; reg [255:0] src1_i = {s1};\n\
-         reg [31:0] mask_i = 32'h{mask:08x}; reg [7:0] activemask_i = 8'h{am:02x};\n\
+         reg [7:0] op_i = {}; reg [255:0] src0_i = {}; reg [255:0] src1_i = {};\n\
+         reg [31:0] mask_i = {}; reg [7:0] activemask_i = {};\n\
          wire [255:0] d0, d1; wire [7:0] w0, w1; integer i; reg differ;\n\
          pisa_sg_unit_mutants none ({p0});\n\
          pisa_sg_unit_mutants mutant ({p1});\n\
@@ -82,11 +96,11 @@ fn iverilog_disagrees(dir: &Path, netlist: &Path, k: u32, replay: &str) -> bool 
            $display(\"DIFFER=%0d\", differ); $finish;\n\
          end\n\
          endmodule\n",
-        op = hex("op_i"),
-        s0 = words("src0"),
-        s1 = words("src1"),
-        mask = hex("mask"),
-        am = hex("activemask"),
+        case.0,
+        case.1,
+        case.2,
+        case.3,
+        case.4,
         p0 = ports(width, 0, "d0", "w0"),
         p1 = ports(width, k, "d1", "w1"),
     );
@@ -187,7 +201,12 @@ fn mutants_are_killed_or_set_aside_and_shards_merge() {
     for o in &killed {
         let k = o["index"].as_u64().unwrap() as u32;
         assert!(
-            iverilog_disagrees(&d, &netlist, k, o["killed_by"]["replay"].as_str().unwrap()),
+            iverilog_disagrees(
+                &d,
+                &netlist,
+                k,
+                &from_replay(o["killed_by"]["replay"].as_str().unwrap())
+            ),
             "mutant {k} was reported killed, but iverilog sees no difference on its case"
         );
     }
@@ -266,10 +285,17 @@ fn a_regression_too_short_leaves_gaps_that_the_proof_names() {
     ]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("FAIL: 10 mutants"), "{out}");
-    // a survivor is listed with the solver's input sequence
-    let survivor =
-        out.lines().find(|l| l.contains("): survived; [")).unwrap_or_else(|| panic!("{out}"));
-    assert!(survivor.contains("\"op\""), "{survivor}");
+    // a survivor is listed with the solver's counterexample (the port values), on which
+    // iverilog sees the mutant and the unmutated netlist disagree
+    let netlist = d.join("w").join("mutants.v");
+    let mut survivors = 0;
+    for l in out.lines().filter(|l| l.contains("): survived; {")) {
+        let k: u32 = l.strip_prefix("mutant ").unwrap().split(' ').next().unwrap().parse().unwrap();
+        let cex = l.split_once("survived; ").unwrap().1;
+        assert!(iverilog_disagrees(&d, &netlist, k, &from_cex(cex)), "mutant {k}: {cex}");
+        survivors += 1;
+    }
+    assert!(survivors > 0, "{out}");
     // bad input: the list's file, line and column
     let bad = d.join("bad.txt");
     std::fs::write(&bad, "# a list\nmutate -mode inv -module m; shell rm -rf /\n").unwrap();

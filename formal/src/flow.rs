@@ -177,14 +177,20 @@ impl Job {
         let wrapper = format!("pisa_mutant_{index}");
         let mut files = unit.files.clone();
         files.push(netlist.to_path_buf());
-        let miter = harness::mutant(&wrapper, netlist_top, unit.lanes, width, index)
-            + &harness::pipeline(&wrapper, &top, unit.lanes, 0);
+        let wrapped = harness::mutant(&wrapper, netlist_top, unit.lanes, width, index);
+        // a combinational unit: one combinational miter (SAT sweeping matches the two copies);
+        // a pipelined one: unrolled from reset
+        let (miter, frames) = if unit.latency == 0 {
+            (wrapped + &harness::units_comb(&wrapper, &top, unit.lanes), None)
+        } else {
+            (wrapped + &harness::pipeline(&wrapper, &top, unit.lanes, 0), Some(unit.latency + 3))
+        };
         Ok(Job {
             property: Property::Mutant { index, latency: unit.latency },
             lanes: unit.lanes,
             files,
             miter,
-            frames: Some(unit.latency + 3),
+            frames,
         })
     }
 }

@@ -164,3 +164,46 @@ pub fn mutant(name: &str, netlist: &str, lanes: usize, width: u32, index: u32) -
         p = n - 1
     )
 }
+
+/// Combinational miter of two units of `lanes` lanes with the unit's ports (`a` and `b`, both
+/// latency 0): valid_i high, trigger when `valid_o`, `wen_o` or a written lane's `dst_o`
+/// differ.
+pub fn units_comb(a: &str, b: &str, lanes: usize) -> String {
+    let (n, w) = (lanes, 32 * lanes - 1);
+    let mut s = String::new();
+    writeln!(
+        s,
+        "module miter (input wire [7:0] op, input wire [{w}:0] src0, input wire [{w}:0] src1,"
+    )
+    .unwrap();
+    writeln!(
+        s,
+        "    input wire [31:0] mask, input wire [{}:0] activemask, output wire trigger);",
+        n - 1
+    )
+    .unwrap();
+    for (side, m) in [("p", a), ("c", b)] {
+        writeln!(
+            s,
+            "    wire [{w}:0] {side}_dst; wire [{}:0] {side}_wen; wire {side}_valid;",
+            n - 1
+        )
+        .unwrap();
+        writeln!(
+            s,
+            "    {m} u_{side} (.clk_i(1'b0), .rst_ni(1'b1), .valid_i(1'b1), .op_i(op), .src0_i(src0), .src1_i(src1),\n        .mask_i(mask), .activemask_i(activemask), .dst_o({side}_dst), .wen_o({side}_wen), .valid_o({side}_valid));"
+        )
+        .unwrap();
+    }
+    let lanes_differ: Vec<String> = (0..n)
+        .map(|i| format!("(p_wen[{i}] && p_dst[{o}+:32] != c_dst[{o}+:32])", o = 32 * i))
+        .collect();
+    writeln!(
+        s,
+        "    assign trigger = (p_valid != c_valid) || (p_wen != c_wen)\n        || {};",
+        lanes_differ.join("\n        || ")
+    )
+    .unwrap();
+    writeln!(s, "endmodule").unwrap();
+    s
+}

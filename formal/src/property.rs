@@ -22,9 +22,9 @@ pub enum Property {
     /// free.
     Pipeline { pipeline: usize, latency: usize },
     /// Mutant `index` of a mutated netlist of the unit (`pisa mutate`) produces what the unit
-    /// produces, cycle by cycle, for every input sequence of `latency + 3` cycles from reset
-    /// (the unit's pipeline holds no state longer than `latency` cycles, so this bound covers
-    /// every path from an input to an output).
+    /// produces: for every input (a combinational unit), or cycle by cycle for every input
+    /// sequence of `latency + 3` cycles from reset (the unit's pipeline holds no state longer
+    /// than `latency` cycles, so this bound covers every path from an input to an output).
     Mutant { index: u32, latency: usize },
 }
 

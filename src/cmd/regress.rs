@@ -291,7 +291,13 @@ fn write_coverage(
     tools: &crate::coverage_out::Tools,
     code: ExitCode,
 ) -> ExitCode {
-    let cov = r.code_coverage.clone().unwrap_or_default();
+    let mut cov = r.code_coverage.clone().unwrap_or_default();
+    if let Err(e) = crate::coverage_out::waive(&mut cov, sources) {
+        commit.abandon();
+        errln!("pisa regress: {} (the verdict above stands)", e.message);
+        return ExitCode::from(1);
+    }
+    r.code_coverage = Some(cov.clone());
     match crate::coverage_out::write(dir, commit, &cov, sources, tools) {
         Ok(sha) => {
             out!("{}", cov.table());
@@ -549,12 +555,22 @@ pub fn main(a: Args) -> Result<ExitCode, Failure> {
     if let (Some(dir), Some((tools, commit))) = (&a.code_coverage, cov_plan) {
         let sources: Vec<(String, Vec<u8>)> = match &sources {
             Some(s) => s.files.clone(),
-            None => pisa_rtl::design::design(&cfg, pisa_rtl::design::BlockName::Unit, "pisa_sg")
-                .map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?
-                .modules
-                .iter()
-                .map(|m| (format!("{}.v", m.name), m.text.clone().into_bytes()))
-                .collect(),
+            None => {
+                let d =
+                    pisa_rtl::design::design(&cfg, pisa_rtl::design::BlockName::Unit, "pisa_sg")
+                        .map_err(|e| Failure { message: format!("emit failed: {e}"), code: 1 })?;
+                let mut v: Vec<(String, Vec<u8>)> = d
+                    .modules
+                    .iter()
+                    .map(|m| (format!("{}.v", m.name), m.text.clone().into_bytes()))
+                    .collect();
+                // the header the modules include
+                v.push((
+                    pisa_rtl::integration::header_file(&d.prefix),
+                    pisa_rtl::integration::header(&d).into_bytes(),
+                ));
+                v
+            }
         };
         code = write_coverage(&mut r, dir, commit, &sources, &tools, code);
     }

@@ -13,6 +13,9 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CodeCoverage {
     pub points: BTreeMap<String, u64>,
+    /// Points the unit cannot hit by design, with the reason ([`super::waivers`]): left out
+    /// of the summary's counts.
+    pub waived: BTreeMap<String, String>,
 }
 
 /// Hits of one module, by kind of point: kind -> (points hit, points).
@@ -80,10 +83,53 @@ impl CodeCoverage {
         out
     }
 
-    /// Per module (from `page`), per kind (`t`): points hit and points.
+    /// Waives every point `constants` says cannot be hit (replacing earlier waivers): constant
+    /// bits, and the bits of unread inputs that were not hit (one that toggled counts as hit).
+    pub fn waive(&mut self, constants: &super::waivers::Constants) {
+        self.waived = self
+            .points
+            .iter()
+            .filter_map(|(k, n)| {
+                let (constant, why) = constants.reason(k)?;
+                (constant || *n == 0).then(|| (k.clone(), why))
+            })
+            .collect();
+    }
+
+    /// The waivers as a reviewable text: a line per point (module, hierarchy, what, reason),
+    /// and the waived points that were hit anyway (a wrong waiver) first.
+    pub fn waivers_txt(&self) -> String {
+        let mut out = String::from(
+            "# Coverage points the unit cannot hit by design (pisa regress --code-coverage),\n\
+             # found in its flattened netlist by yosys; they are left out of summary.txt.\n\
+             # module\thierarchy\tpoint\thits\treason\n",
+        );
+        let mut lines: Vec<(bool, String)> = self
+            .waived
+            .iter()
+            .map(|(k, why)| {
+                let hits = self.points.get(k).copied().unwrap_or(0);
+                let module = field(k, "page").and_then(|p| p.split_once('/')).map_or("?", |x| x.1);
+                let line = format!(
+                    "{module}\t{}\t{}\t{hits}\t{}{why}\n",
+                    field(k, "h").unwrap_or("?"),
+                    field(k, "o").unwrap_or("?"),
+                    if hits > 0 { "HIT ALTHOUGH WAIVED: " } else { "" }
+                );
+                (hits == 0, line)
+            })
+            .collect();
+        lines.sort();
+        for (_, l) in lines {
+            out.push_str(&l);
+        }
+        out
+    }
+
+    /// Per module (from `page`), per kind (`t`): points hit and points, waived points left out.
     pub fn summary(&self) -> Vec<ModuleSummary> {
         let mut m: BTreeMap<String, BTreeMap<String, (u64, u64)>> = BTreeMap::new();
-        for (k, n) in &self.points {
+        for (k, n) in self.points.iter().filter(|(k, _)| !self.waived.contains_key(*k)) {
             let kind = field(k, "t").unwrap_or("?").to_string();
             let module = field(k, "page")
                 .and_then(|p| p.split_once('/').map(|(_, m)| m))
@@ -136,6 +182,17 @@ impl CodeCoverage {
             out.push_str(&format!(" {:>20}", cell(totals.get(*k))));
         }
         out.push('\n');
+        if !self.waived.is_empty() {
+            let hit = self.waived.keys().filter(|k| self.points.get(*k).is_some_and(|n| *n > 0));
+            out.push_str(&format!(
+                "waived: {} toggle points that cannot toggle by design (waivers.txt){}\n",
+                self.waived.len(),
+                match hit.count() {
+                    0 => String::new(),
+                    n => format!("; {n} of them were hit: a waiver is wrong"),
+                }
+            ));
+        }
         out
     }
 }

@@ -12,6 +12,7 @@
 pub mod code_coverage;
 pub mod html;
 pub mod report;
+pub mod waivers;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
