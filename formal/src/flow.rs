@@ -162,36 +162,34 @@ impl Job {
 
 impl Job {
     /// Mutant `index` of the mutated netlist `netlist` (module `netlist_top`, a `mutsel` input
-    /// `width` bits wide) against the unit in `unit`, cycle by cycle (both have the unit's
-    /// latency), over `latency + 3` cycles from reset.
+    /// `width` bits wide, `lanes` lanes, `latency` cycles) against the same netlist with no
+    /// mutant enabled: both copies are one structure but for the mutated cell, so structural
+    /// hashing and SAT sweeping leave little more than the mutation's cone to prove. A
+    /// combinational unit: for every input; a pipelined one: cycle by cycle over
+    /// `latency + 3` cycles from reset.
     pub fn mutant(
-        unit: &RtlDir,
         netlist: &Path,
         netlist_top: &str,
+        lanes: usize,
+        latency: usize,
         width: u32,
         index: u32,
-    ) -> Result<Job, ProveError> {
-        let top = unit.unit.clone().ok_or_else(|| {
-            ProveError::Input(format!("{}: no *_unit module", unit.dir.display()))
-        })?;
-        let wrapper = format!("pisa_mutant_{index}");
-        let mut files = unit.files.clone();
-        files.push(netlist.to_path_buf());
-        let wrapped = harness::mutant(&wrapper, netlist_top, unit.lanes, width, index);
-        // a combinational unit: one combinational miter (SAT sweeping matches the two copies);
-        // a pipelined one: unrolled from reset
-        let (miter, frames) = if unit.latency == 0 {
-            (wrapped + &harness::units_comb(&wrapper, &top, unit.lanes), None)
+    ) -> Job {
+        let (mutant, none) = (format!("pisa_mutant_{index}"), "pisa_mutant_none".to_string());
+        let wrapped = harness::mutant(&mutant, netlist_top, lanes, width, index)
+            + &harness::mutant(&none, netlist_top, lanes, width, 0);
+        let (miter, frames) = if latency == 0 {
+            (wrapped + &harness::units_comb(&mutant, &none, lanes), None)
         } else {
-            (wrapped + &harness::pipeline(&wrapper, &top, unit.lanes, 0), Some(unit.latency + 3))
+            (wrapped + &harness::pipeline(&mutant, &none, lanes, 0), Some(latency + 3))
         };
-        Ok(Job {
-            property: Property::Mutant { index, latency: unit.latency },
-            lanes: unit.lanes,
-            files,
+        Job {
+            property: Property::Mutant { index, latency },
+            lanes,
+            files: vec![netlist.to_path_buf()],
             miter,
             frames,
-        })
+        }
     }
 }
 

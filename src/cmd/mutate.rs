@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use pisa_formal::flow::Job;
-use pisa_formal::{prove_all, RtlDir, Tools, Verdict as ProofVerdict};
+use pisa_formal::{prove_all, Tools, Verdict as ProofVerdict};
 use pisa_sim::mutate::report::{
     list_sha256, shard_members, MutationReport, Outcome, Status, FORMAT,
 };
@@ -201,13 +201,13 @@ fn run(a: RunArgs) -> Result<ExitCode, Failure> {
         if live.is_empty() || tools.is_none() { "" } else { "; proving them against the unit" }
     );
     if let (Some(tools), false) = (&tools, live.is_empty()) {
-        let unit = RtlDir::scan(&design.rtl_dir(), None, None)
-            .map_err(|e| Failure::input(e.to_string()))?;
         let proofs: Vec<Job> = live
             .iter()
-            .map(|&i| Job::mutant(&unit, &netlist, NETLIST_TOP, width, outcomes[i].mutation.index))
-            .collect::<Result<_, _>>()
-            .map_err(|e| Failure::input(e.to_string()))?;
+            .map(|&i| {
+                let k = outcomes[i].mutation.index;
+                Job::mutant(&netlist, NETLIST_TOP, cfg.lanes, cfg.latency(), width, k)
+            })
+            .collect();
         let results = prove_all(&proofs, &work.path.join("proofs"), tools, jobs, &|_| {});
         for (&i, r) in live.iter().zip(results) {
             let o = &mut outcomes[i];
