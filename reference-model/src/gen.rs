@@ -252,6 +252,32 @@ fn float_elem(r: u64, edges: &[u32], bits: u32, pool: &[u32]) -> u32 {
     sel(kind <= 5, listed, other)
 }
 
+/// In 1 case in 8, replaces `src` by values close to one another: each lane (each `bits`-bit
+/// element) is one base value with a window of 1 to 4 bits at one random place drawn per lane,
+/// so that lanes agree in every bit but a few. The reduction's comparators and adders decide
+/// such pairs at the window's place, through its carry or borrow chain: random values differ
+/// in their high bits and decide there.
+fn close_values<const N: usize>(rng: &mut Rng, src: &mut [u32; N], bits: u32) {
+    if !rng.chance(12) {
+        return;
+    }
+    let base = rng.u32();
+    let width = 1 + rng.below(4);
+    let at = rng.below(bits - width + 1);
+    let window = ((1u32 << width) - 1) << at;
+    let mut d = [0u64; 32];
+    rng.draws(&mut d[..N]);
+    for (v, &r) in src.iter_mut().zip(&d) {
+        let lane = |b: u32, r: u32| (b & !window) | (r & window);
+        *v = if bits == 32 {
+            lane(base, r as u32)
+        } else {
+            // both 16-bit elements
+            lane(base & 0xFFFF, r as u32) | lane(base >> 16, (r >> 32) as u32) << 16
+        };
+    }
+}
+
 /// A random participation-style mask for an `N`-lane unit.
 pub fn random_mask<const N: usize>(rng: &mut Rng) -> u32 {
     let full = lane_mask::<N>();
@@ -386,6 +412,7 @@ fn random_inputs_body<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
                     *v = e0 | ((e1 << 16) & upper_mask);
                 }
             }
+            close_values(rng, &mut src0, bits);
         }
         SgOp::Ired { .. } => {
             let pool: [u32; 3] = std::array::from_fn(|_| rng.u32());
@@ -399,6 +426,7 @@ fn random_inputs_body<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
                 let listed = sel(r & 7 <= 2, pick16(&INT_EDGES, r >> 3), pick16(&pool, r >> 3));
                 *v = sel(r & 7 <= 3, listed, random);
             }
+            close_values(rng, &mut src0, 32);
         }
         SgOp::Shfl { sg, .. } => {
             let mut d = [0u64; N];

@@ -1,8 +1,9 @@
 //! The case generator keeps its stream: `gen::random_inputs` (written without data-dependent
 //! branches, for speed) against a copy of the branchy generator it replaced (below, verbatim but
-//! for its name), case for case at every lane count and form. A report's replay line
-//! (`--seed S --case I`) therefore names the same case before and after the rewrite. A change
-//! meant to alter the stream (new edge values, other weights) retires this test with it.
+//! for its name, and with the close-values cases added since, `close_values` below), case for
+//! case at every lane count and form. A report's replay line (`--seed S --case I`) therefore
+//! names the same case before and after the rewrite. A change meant to alter the stream (new
+//! edge values, other weights) changes this reference with it.
 
 use pisa_model::gen::{random_inputs, random_inputs_baseline, Rng};
 use pisa_model::op::{lane_mask, FloatType};
@@ -148,6 +149,28 @@ fn random_segmask<const N: usize>(rng: &mut Rng) -> u32 {
 }
 
 /// Random operands for `op` on an `N`-lane unit.
+/// In 1 case in 8 (drawn after the lanes), every lane (each 16-bit element) becomes one base
+/// value with a window of 1 to 4 bits at one place replaced by that lane's random bits.
+fn close_values<const N: usize>(rng: &mut Rng, src: &mut [u32; N], bits: u32) {
+    if !rng.chance(12) {
+        return;
+    }
+    let base = rng.u32();
+    let width = 1 + rng.below(4);
+    let at = rng.below(bits - width + 1);
+    let window: u32 = ((1u32 << width) - 1) << at;
+    for v in src.iter_mut() {
+        let r = rng.next_u64();
+        if bits == 32 {
+            *v = (base & !window) | (r as u32 & window);
+        } else {
+            let lo = (base & 0xFFFF & !window) | (r as u32 & window);
+            let hi = ((base >> 16) & !window) | ((r >> 32) as u32 & window);
+            *v = lo | (hi << 16);
+        }
+    }
+}
+
 fn branchy_inputs<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
     let full = lane_mask::<N>();
     let activemask = match rng.below(10) {
@@ -185,6 +208,7 @@ fn branchy_inputs<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
                     e0 | if upper { e1 << 16 } else { 0 }
                 };
             }
+            close_values(rng, &mut src0, bits);
         }
         SgOp::Ired { .. } => {
             let pool: [u32; 3] = std::array::from_fn(|_| rng.u32());
@@ -198,6 +222,7 @@ fn branchy_inputs<const N: usize>(rng: &mut Rng, op: SgOp) -> SgInputs<N> {
                     _ => (r >> 32) as u32,
                 };
             }
+            close_values(rng, &mut src0, 32);
         }
         SgOp::Shfl { sg, .. } => {
             for v in src0.iter_mut() {

@@ -26,6 +26,7 @@ enum Why {
 /// The bits of the flattened unit that cannot toggle: `instance.path.signal` -> bit -> why.
 #[derive(Clone, Debug, Default)]
 pub struct Constants {
+    /// Every public wire, with its bits that cannot toggle (none for most).
     bits: BTreeMap<String, BTreeMap<u32, Why>>,
 }
 
@@ -70,13 +71,14 @@ impl Constants {
             if name.starts_with('$') {
                 continue;
             }
+            let entry = bits.entry(name.clone()).or_default();
             for (i, b) in n["bits"].as_array().into_iter().flatten().enumerate() {
                 let why = match (b.as_str(), b.as_u64()) {
                     (Some(s @ ("0" | "1")), _) => Why::Constant(s.chars().next().unwrap_or('0')),
                     (_, Some(id)) if inputs.contains(name) && !read.contains(&id) => Why::Unread,
                     _ => continue,
                 };
-                bits.entry(name.clone()).or_default().insert(i as u32, why);
+                entry.insert(i as u32, why);
             }
         }
         Ok(Constants { bits })
@@ -137,6 +139,7 @@ impl Constants {
         // `h`: the model's instance name, the top module, then the instance path
         let h = field(key, "h")?;
         let path: Vec<&str> = h.split('.').skip(2).collect();
+        // the signal in every instance the point stands for: each must have the bit waivable
         let mut whys = Vec::new();
         for (name, bits) in &self.bits {
             let parts: Vec<&str> = name.split('.').collect();
@@ -149,19 +152,7 @@ impl Constants {
             }
             whys.push(bits.get(&bit)?);
         }
-        // the point's signal must be there (in every instance it stands for)
-        let instances = self
-            .bits
-            .keys()
-            .filter(|n| {
-                let parts: Vec<&str> = n.split('.').collect();
-                parts.len() == path.len() + 1
-                    && parts[..path.len()].iter().zip(&path).all(|(a, p)| glob(p, a))
-            })
-            .map(|n| n.rsplit_once('.').map_or("", |x| x.0).to_string())
-            .collect::<BTreeSet<_>>()
-            .len();
-        if whys.is_empty() || (path.iter().any(|p| p.contains('*')) && whys.len() < instances) {
+        if whys.is_empty() {
             return None;
         }
         if whys.iter().any(|w| **w == Why::Unread) {
