@@ -1,8 +1,9 @@
 //! Coverage points the unit cannot hit by design, found in its netlist rather than listed by
 //! hand: the waivers of `--code-coverage` (`waivers.txt`, one line per point with its reason).
 //!
-//! yosys elaborates the emitted Verilog, flattens it and optimises it (`prep; flatten;
-//! opt -full`); its JSON netlist then names, for every wire of every instance, which bits are
+//! yosys elaborates the emitted Verilog, flattens it and optimises it with every wire kept at
+//! its declared width (`proc; flatten; setattr -set keep 1 w:*; opt -full`); its JSON netlist
+//! then names, for every wire of every instance, which bits are
 //! driven by a constant, and which cells read each bit. A toggle point is waived when its bit
 //! is constant there (a leaf's lane index, the high bits of a zero-extended 16-bit result: no
 //! input sequence can toggle it), or when it is a bit of a top-level input that no logic reads
@@ -101,7 +102,8 @@ impl Constants {
             }
             files.sort();
             let script = format!(
-                "read_verilog -I. {}\nprep -auto-top\nflatten\nopt -full\nopt_clean\nwrite_json flat.json\n",
+                "read_verilog -I. {}\nhierarchy -auto-top\nproc\nflatten\n\
+                 setattr -set keep 1 w:*\nopt -full\nopt_clean\nwrite_json flat.json\n",
                 files.join(" ")
             );
             std::fs::write(dir.join("waivers.ys"), script).map_err(|e| e.to_string())?;
@@ -166,7 +168,7 @@ impl Constants {
             match whys[0] {
                 Why::Constant(v) if whys.iter().all(|w| **w == Why::Constant(*v)) => {
                     format!(
-                        "constant {v} in the flattened netlist (yosys prep; flatten; opt -full)"
+                        "constant {v} in the flattened netlist (yosys proc; flatten; opt -full)"
                     )
                 }
                 _ => "constant in every instance of the flattened netlist".to_string(),
