@@ -54,11 +54,13 @@ impl Mutation {
     }
 
     /// The unit's block the mutated cell belongs to: the instance of the unit it was flattened
-    /// from (`xbar`, `reduce`, `lzc`), or `unit` for the top module's own logic.
+    /// from (`xbar`, `reduce`, `lzc`), or `unit` for the top module's own logic (its decode and
+    /// its pipeline registers).
     pub fn block(&self) -> String {
-        match self.option("-cell").and_then(|c| c.strip_prefix("$flatten\\")) {
-            Some(path) => path.split('.').next().unwrap_or("unit").to_string(),
-            None => "unit".to_string(),
+        let inst = self.option("-cell").and_then(|c| c.strip_prefix("$flatten\\"));
+        match inst.and_then(|path| path.split('.').next()) {
+            Some(b @ ("xbar" | "reduce" | "lzc")) => b.to_string(),
+            _ => "unit".to_string(),
         }
     }
 
