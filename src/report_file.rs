@@ -187,3 +187,28 @@ pub fn check(outputs: &[Output], inputs: &[PathBuf]) -> Result<(), Failure> {
     }
     Ok(())
 }
+
+/// Reads the JSON report `path` (`name` in messages), at most `max_bytes` long (`what` says
+/// which command writes such reports): the parsed value, or an error naming the file and,
+/// for bad JSON, its line and column.
+#[cfg_attr(not(feature = "cosim"), allow(dead_code))] // the merges are co-simulation's
+pub fn read_json(
+    path: &Path,
+    name: &str,
+    max_bytes: u64,
+    what: &str,
+) -> Result<serde_json::Value, Failure> {
+    let f = std::fs::File::open(path)
+        .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::Read::take(f, max_bytes + 1), &mut text)
+        .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
+    if text.len() as u64 > max_bytes {
+        return Err(Failure::input(format!(
+            "{name}: larger than {} MB: not a report {what} wrote",
+            max_bytes >> 20
+        )));
+    }
+    serde_json::from_str(&text)
+        .map_err(|e| Failure::input(format!("{name}:{}:{}: {e}", e.line(), e.column())))
+}

@@ -326,19 +326,7 @@ fn merge(a: MergeArgs) -> Result<ExitCode, Failure> {
     let mut reports = Vec::new();
     let names: Vec<String> = a.reports.iter().map(|p| p.display().to_string()).collect();
     for (p, name) in a.reports.iter().zip(&names) {
-        let f = std::fs::File::open(p)
-            .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::Read::take(f, MAX_REPORT_BYTES + 1), &mut text)
-            .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
-        if text.len() as u64 > MAX_REPORT_BYTES {
-            return Err(Failure::input(format!(
-                "{name}: larger than {} MB: not a report pisa regress wrote",
-                MAX_REPORT_BYTES >> 20
-            )));
-        }
-        let v: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| Failure::input(format!("{name}:{}:{}: {e}", e.line(), e.column())))?;
+        let v = crate::report_file::read_json(p, name, MAX_REPORT_BYTES, "pisa regress")?;
         reports.push(Report::from_json(&v, name).map_err(Failure::input)?);
     }
     let cov_plan = match &a.code_coverage {
