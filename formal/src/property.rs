@@ -21,8 +21,8 @@ pub enum Property {
     /// `latency + extra` cycles from reset (bounded proof), with `valid_i` bubbles and `rst_ni`
     /// free.
     Pipeline { pipeline: usize, latency: usize },
-    /// Mutant `index` of a mutated netlist of the unit (`pisa mutate`) produces what the unit
-    /// produces: for every input (a combinational unit), or cycle by cycle for every input
+    /// Mutant `index` of a mutated netlist of the unit (`pisa mutate`) produces what the same
+    /// netlist with no mutant enabled produces: for every input (a combinational unit), or cycle by cycle for every input
     /// sequence of `latency + 3` cycles from reset (the unit's pipeline holds no state longer
     /// than `latency` cycles, so this bound covers every path from an input to an output).
     Mutant { index: u32, latency: usize },
@@ -99,7 +99,7 @@ impl fmt::Display for Property {
             Property::Pipeline { pipeline, latency } => {
                 write!(f, "unit pipeline={pipeline} == unit pipeline=0, {latency}-cycle latency")
             }
-            Property::Mutant { index, .. } => write!(f, "mutant {index} == unit"),
+            Property::Mutant { index, .. } => write!(f, "mutant {index} == no mutant"),
         }
     }
 }

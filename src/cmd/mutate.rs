@@ -6,8 +6,10 @@
 //! `mutsel` enables one of them (`pisa_sim::mutate`); one Verilator build of it serves every
 //! mutant. The netlist with no mutant enabled must pass the regression first (else it is not the
 //! unit). Each mutant then runs the regression (`C` cases of seed `S`, as `pisa regress` draws
-//! them) until a case fails: killed. A mutant no case kills is proven against the unit (yosys +
-//! ABC, the `pisa prove` flow): equal for every input sequence, it is set aside as equivalent;
+//! them) until a case fails: killed. A mutant no case kills is proven against the netlist with no
+//! mutant enabled (yosys + ABC, the `pisa prove` flow): equal for every input (a combinational
+//! unit) or every input sequence of latency + 3 cycles from reset (a pipelined one), it is set
+//! aside as equivalent;
 //! different, it is a gap in the regression, printed with the solver's counterexample.
 //!
 //! `pisa mutate merge REPORT... [--report FILE]`: the shard reports of one run combined.
@@ -189,8 +191,7 @@ fn run(a: RunArgs) -> Result<ExitCode, Failure> {
     }
     errln!("pisa mutate: the netlist with no mutant enabled passes {} cases", r0.cases);
     let by_index = |k: u32| list[(k - 1) as usize].clone();
-    let outcomes = regress_all(&src, &members, &by_index, a.count, a.seed, jobs)?;
-    let mut outcomes = outcomes;
+    let mut outcomes = regress_all(&src, &members, &by_index, a.count, a.seed, jobs)?;
     let live: Vec<usize> =
         (0..outcomes.len()).filter(|&i| outcomes[i].status != Status::Killed).collect();
     errln!(
@@ -198,7 +199,11 @@ fn run(a: RunArgs) -> Result<ExitCode, Failure> {
         outcomes.len() - live.len(),
         live.len(),
         a.count,
-        if live.is_empty() || tools.is_none() { "" } else { "; proving them against the unit" }
+        if live.is_empty() || tools.is_none() {
+            ""
+        } else {
+            "; proving them against the unmutated netlist"
+        }
     );
     if let (Some(tools), false) = (&tools, live.is_empty()) {
         let proofs: Vec<Job> = live

@@ -193,11 +193,6 @@ impl Design {
         Ok(Design { work: work.to_path_buf(), cfg: cfg.clone(), top: d.top.clone(), files })
     }
 
-    /// The emission's folder (for a proof against it).
-    pub fn rtl_dir(&self) -> PathBuf {
-        self.work.join("rtl")
-    }
-
     fn read_script(&self) -> String {
         format!(
             "read_verilog -Irtl {}\nprep -top {}\nflatten\nopt_clean\n",
